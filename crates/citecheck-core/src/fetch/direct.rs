@@ -1,0 +1,524 @@
+//! The direct HTTP fetcher, the default: no token, no vendor.
+//!
+//! Redirects are followed by hand (bounded) so that every hop passes the address guard and the
+//! chain's end is known; bodies are decompressed by the client and capped in decompressed bytes;
+//! transient failures (timeouts, connection errors, 5xx, 429) are retried with exponential
+//! backoff and jitter, honouring `Retry-After` up to a bound.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use futures::StreamExt;
+use reqwest::header::{HeaderMap, ACCEPT, ACCEPT_LANGUAGE, CONTENT_TYPE, LOCATION, RETRY_AFTER};
+use thiserror::Error;
+use url::{Host, Url};
+
+use super::interpret::{self, BodyKind};
+use super::resolve::{GuardPolicy, GuardedResolver, HostResolver, ResolveError, SystemResolver};
+use super::{charset, FetchOutcome, Fetcher, Rejection};
+use crate::model::{Label, Reason};
+
+pub const DEFAULT_MAX_BODY_BYTES: u64 = 10 * 1024 * 1024;
+pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+pub const DEFAULT_MAX_REDIRECTS: usize = 10;
+pub const DEFAULT_ATTEMPTS: u32 = 3;
+pub const DEFAULT_RETRY_BASE: Duration = Duration::from_millis(500);
+pub const DEFAULT_MAX_RETRY_WAIT: Duration = Duration::from_secs(30);
+pub const DEFAULT_USER_AGENT: &str = concat!(
+    "Mozilla/5.0 (compatible; citecheck/",
+    env!("CARGO_PKG_VERSION"),
+    "; citation verifier)"
+);
+
+/// Settings of the direct fetcher.
+#[derive(Debug, Clone)]
+pub struct FetchOptions {
+    pub connect_timeout: Duration,
+    /// Bound on one attempt, from the request to the last body byte.
+    pub timeout: Duration,
+    /// Cap on the decompressed body.
+    pub max_body_bytes: u64,
+    pub max_redirects: usize,
+    /// Attempts per URL, the first included.
+    pub attempts: u32,
+    /// First backoff delay; doubles per retry, with jitter.
+    pub retry_base: Duration,
+    /// A `Retry-After` longer than this ends the retries at once.
+    pub max_retry_wait: Duration,
+    pub user_agent: String,
+    pub guard: GuardPolicy,
+}
+
+impl Default for FetchOptions {
+    fn default() -> Self {
+        FetchOptions {
+            connect_timeout: DEFAULT_CONNECT_TIMEOUT,
+            timeout: DEFAULT_TIMEOUT,
+            max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+            max_redirects: DEFAULT_MAX_REDIRECTS,
+            attempts: DEFAULT_ATTEMPTS,
+            retry_base: DEFAULT_RETRY_BASE,
+            max_retry_wait: DEFAULT_MAX_RETRY_WAIT,
+            user_agent: DEFAULT_USER_AGENT.to_string(),
+            guard: GuardPolicy::default(),
+        }
+    }
+}
+
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum FetcherBuildError {
+    #[error("could not build the HTTP client")]
+    Client(#[source] reqwest::Error),
+    #[error("attempts must be at least 1")]
+    NoAttempts,
+}
+
+pub struct DirectFetcher {
+    client: reqwest::Client,
+    options: FetchOptions,
+    policy: Arc<GuardPolicy>,
+}
+
+/// One attempt's result: final, or worth another try.
+enum Attempt {
+    Done(FetchOutcome),
+    Retry {
+        rejection: Rejection,
+        retry_after: Option<Duration>,
+    },
+}
+
+impl DirectFetcher {
+    pub fn new(options: FetchOptions) -> Result<Self, FetcherBuildError> {
+        Self::with_resolver(options, Arc::new(SystemResolver))
+    }
+
+    /// A fetcher that resolves names with `resolver` (tests use a fixed table, so that no DNS
+    /// query leaves the machine).
+    pub fn with_resolver(
+        options: FetchOptions,
+        resolver: Arc<dyn HostResolver>,
+    ) -> Result<Self, FetcherBuildError> {
+        if options.attempts == 0 {
+            return Err(FetcherBuildError::NoAttempts);
+        }
+        let policy = Arc::new(options.guard.clone());
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            ACCEPT,
+            reqwest::header::HeaderValue::from_static(
+                "text/html,application/xhtml+xml,text/markdown;q=0.9,text/plain;q=0.9,*/*;q=0.5",
+            ),
+        );
+        headers.insert(
+            ACCEPT_LANGUAGE,
+            reqwest::header::HeaderValue::from_static("en;q=0.9,*;q=0.5"),
+        );
+        let client = reqwest::Client::builder()
+            .user_agent(options.user_agent.clone())
+            .default_headers(headers)
+            .redirect(reqwest::redirect::Policy::none())
+            // A proxy would connect on our behalf to addresses the guard never saw.
+            .no_proxy()
+            .connect_timeout(options.connect_timeout)
+            .timeout(options.timeout)
+            .dns_resolver(Arc::new(GuardedResolver {
+                inner: resolver,
+                policy: Arc::clone(&policy),
+            }))
+            .build()
+            .map_err(FetcherBuildError::Client)?;
+        Ok(DirectFetcher {
+            client,
+            options,
+            policy,
+        })
+    }
+
+    async fn attempt(&self, requested: &Url) -> Attempt {
+        let mut current = requested.clone();
+        for _hop in 0..=self.options.max_redirects {
+            if let Some(rejection) = self.destination_refusal(&current) {
+                return Attempt::Done(FetchOutcome::Rejected(rejection));
+            }
+            let response = match self.client.get(current.clone()).send().await {
+                Ok(response) => response,
+                Err(err) => return transport_failure(&current, &err),
+            };
+            let status = response.status();
+            if status.is_redirection() && status.as_u16() != 304 {
+                match redirect_target(&current, response.headers()) {
+                    Some(next) => {
+                        tracing::debug!(from = %current, to = %next, status = status.as_u16(), "redirect");
+                        current = next;
+                        continue;
+                    }
+                    None => {
+                        return Attempt::Done(FetchOutcome::Rejected(
+                            Rejection::new(Label::Unreachable, Reason::BadResponse)
+                                .at(current.as_str(), Some(status.as_u16()))
+                                .detail("a redirect without a usable Location header"),
+                        ))
+                    }
+                }
+            }
+            return self.read_final(requested, &current, response).await;
+        }
+        Attempt::Done(FetchOutcome::Rejected(
+            Rejection::new(Label::Unreachable, Reason::TooManyRedirects)
+                .at(current.as_str(), None)
+                .detail(format!(
+                    "more than {} redirects",
+                    self.options.max_redirects
+                )),
+        ))
+    }
+
+    /// Refuses a URL before any connection: wrong scheme, or a literal address the guard
+    /// forbids (names are checked when they resolve).
+    fn destination_refusal(&self, url: &Url) -> Option<Rejection> {
+        let blocked = |detail: String| {
+            Some(
+                Rejection::new(Label::NotFound, Reason::BlockedAddress)
+                    .at(url.as_str(), None)
+                    .detail(detail),
+            )
+        };
+        if !matches!(url.scheme(), "http" | "https") {
+            return blocked(format!("the scheme `{}` is not fetched", url.scheme()));
+        }
+        let (host, ip) = match url.host()? {
+            Host::Domain(_) => return None,
+            Host::Ipv4(ip) => (ip.to_string(), std::net::IpAddr::V4(ip)),
+            Host::Ipv6(ip) => (ip.to_string(), std::net::IpAddr::V6(ip)),
+        };
+        let host_text = url.host_str().unwrap_or(&host);
+        if self.policy.is_exempt(host_text) || self.policy.is_exempt(&host) {
+            return None;
+        }
+        self.policy
+            .refusal(&host, ip)
+            .and_then(|refusal| blocked(refusal.to_string()))
+    }
+
+    async fn read_final(
+        &self,
+        requested: &Url,
+        final_url: &Url,
+        response: reqwest::Response,
+    ) -> Attempt {
+        let status = response.status().as_u16();
+        if status >= 400 {
+            let rejection = interpret::status_rejection(final_url, status);
+            return if is_transient_status(status) {
+                Attempt::Retry {
+                    rejection,
+                    retry_after: retry_after(response.headers()),
+                }
+            } else {
+                Attempt::Done(FetchOutcome::Rejected(rejection))
+            };
+        }
+        let content_type = response
+            .headers()
+            .get(CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string);
+        if interpret::body_kind(content_type.as_deref(), b"x") == BodyKind::Pdf {
+            // Declared a PDF: no need to download it.
+            return Attempt::Done(interpret::interpret_body(
+                requested,
+                final_url,
+                status,
+                BodyKind::Pdf,
+                "",
+            ));
+        }
+        let body = match self.read_capped(final_url, status, response).await {
+            Ok(body) => body,
+            Err(attempt) => return attempt,
+        };
+        let requested = requested.clone();
+        let final_url = final_url.clone();
+        let work = move || {
+            let kind = interpret::body_kind(content_type.as_deref(), &body);
+            let text = match kind {
+                BodyKind::Html | BodyKind::Text => {
+                    charset::decode(&body, content_type.as_deref(), kind == BodyKind::Html)
+                }
+                BodyKind::Pdf | BodyKind::Other => String::new(),
+            };
+            interpret::interpret_body(&requested, &final_url, status, kind, &text)
+        };
+        // Parsing and converting a large page takes milliseconds of CPU: keep it off the
+        // executor threads that serve I/O.
+        match tokio::task::spawn_blocking(work).await {
+            Ok(outcome) => Attempt::Done(outcome),
+            Err(err) => Attempt::Done(FetchOutcome::Rejected(
+                Rejection::new(Label::NotFound, Reason::BadResponse)
+                    .detail(format!("page conversion failed: {err}")),
+            )),
+        }
+    }
+
+    /// Reads the body, stopping as soon as it exceeds the cap.
+    async fn read_capped(
+        &self,
+        final_url: &Url,
+        status: u16,
+        response: reqwest::Response,
+    ) -> Result<Vec<u8>, Attempt> {
+        let cap = self.options.max_body_bytes;
+        if response.content_length().is_some_and(|len| len > cap) {
+            return Err(too_large(final_url, status, cap));
+        }
+        let mut body = Vec::new();
+        let mut stream = response.bytes_stream();
+        while let Some(chunk) = stream.next().await {
+            let chunk = chunk.map_err(|err| match transport_failure(final_url, &err) {
+                Attempt::Retry {
+                    rejection,
+                    retry_after,
+                } => Attempt::Retry {
+                    rejection: Rejection {
+                        original_status: Some(status),
+                        ..rejection
+                    },
+                    retry_after,
+                },
+                done => done,
+            })?;
+            if body.len() as u64 + chunk.len() as u64 > cap {
+                return Err(too_large(final_url, status, cap));
+            }
+            body.extend_from_slice(&chunk);
+        }
+        Ok(body)
+    }
+
+    fn backoff(&self, retry: u32) -> Duration {
+        let base = self
+            .options
+            .retry_base
+            .saturating_mul(1 << (retry - 1).min(16));
+        // Full jitter on the upper half keeps concurrent retries from marching in step.
+        let jitter = base.mul_f64(0.5 * fastrand_fraction());
+        base / 2 + jitter
+    }
+}
+
+#[async_trait]
+impl Fetcher for DirectFetcher {
+    fn name(&self) -> &str {
+        "direct"
+    }
+
+    async fn fetch(&self, url: &str) -> FetchOutcome {
+        let requested = match Url::parse(url.trim()) {
+            Ok(url) => url,
+            Err(err) => {
+                return FetchOutcome::Rejected(
+                    Rejection::new(Label::NotFound, Reason::InvalidUrl)
+                        .detail(format!("`{url}` is not a URL: {err}")),
+                )
+            }
+        };
+        if !matches!(requested.scheme(), "http" | "https") {
+            return FetchOutcome::Rejected(
+                Rejection::new(Label::NotFound, Reason::BlockedAddress).detail(format!(
+                    "the scheme `{}` is not fetched",
+                    requested.scheme()
+                )),
+            );
+        }
+        if interpret::has_pdf_path(&requested) {
+            return FetchOutcome::Rejected(Rejection::new(Label::NotFound, Reason::PdfUnsupported));
+        }
+        let mut attempt = 1;
+        loop {
+            match self.attempt(&requested).await {
+                Attempt::Done(outcome) => return outcome,
+                Attempt::Retry {
+                    rejection,
+                    retry_after,
+                } => {
+                    if attempt >= self.options.attempts {
+                        return FetchOutcome::Rejected(with_attempts(rejection, attempt));
+                    }
+                    let wait = retry_after.unwrap_or_else(|| self.backoff(attempt));
+                    if wait > self.options.max_retry_wait {
+                        let detail = format!(
+                            "{}; the server asked to wait {}s, more than the {}s allowed",
+                            rejection.detail.clone().unwrap_or_default(),
+                            wait.as_secs(),
+                            self.options.max_retry_wait.as_secs()
+                        );
+                        return FetchOutcome::Rejected(rejection.detail(detail));
+                    }
+                    tracing::debug!(%url, attempt, wait_ms = wait.as_millis() as u64, reason = %rejection.reason, "retrying");
+                    tokio::time::sleep(wait).await;
+                    attempt += 1;
+                }
+            }
+        }
+    }
+}
+
+fn with_attempts(rejection: Rejection, attempts: u32) -> Rejection {
+    let detail = format!(
+        "{} (after {attempts} attempt{})",
+        rejection.detail.clone().unwrap_or_default(),
+        if attempts == 1 { "" } else { "s" }
+    );
+    rejection.detail(detail)
+}
+
+fn too_large(final_url: &Url, status: u16, cap: u64) -> Attempt {
+    Attempt::Done(FetchOutcome::Rejected(
+        Rejection::new(Label::NotFound, Reason::BodyTooLarge)
+            .at(final_url.as_str(), Some(status))
+            .detail(format!("the body is larger than the {cap}-byte limit")),
+    ))
+}
+
+/// Statuses worth another attempt: rate limits, gateway trouble, server errors.
+fn is_transient_status(status: u16) -> bool {
+    matches!(status, 408 | 425 | 429) || (500..=599).contains(&status)
+}
+
+fn redirect_target(current: &Url, headers: &HeaderMap) -> Option<Url> {
+    let location = headers.get(LOCATION)?.to_str().ok()?;
+    current.join(location.trim()).ok()
+}
+
+/// `Retry-After` as seconds or an HTTP date.
+fn retry_after(headers: &HeaderMap) -> Option<Duration> {
+    let value = headers.get(RETRY_AFTER)?.to_str().ok()?.trim();
+    if let Ok(seconds) = value.parse::<u64>() {
+        return Some(Duration::from_secs(seconds));
+    }
+    let when = httpdate::parse_http_date(value).ok()?;
+    Some(
+        when.duration_since(std::time::SystemTime::now())
+            .unwrap_or(Duration::ZERO),
+    )
+}
+
+/// Maps a client error to a verdict: blocked or dead names are final, the rest worth a retry.
+fn transport_failure(url: &Url, err: &reqwest::Error) -> Attempt {
+    let chain = error_chain(err);
+    let resolve_error = source_of::<ResolveError>(err);
+    let (label, reason, retry) = match resolve_error {
+        Some(ResolveError::Blocked { .. }) => (Label::NotFound, Reason::BlockedAddress, false),
+        Some(ResolveError::NoSuchDomain { .. }) => {
+            (Label::Unreachable, Reason::NoSuchDomain, false)
+        }
+        Some(ResolveError::Failed { .. }) => (Label::Unreachable, Reason::DnsError, true),
+        None if err.is_timeout() => (Label::Unreachable, Reason::Timeout, true),
+        None if is_tls_failure(&chain) => (Label::Unreachable, Reason::TlsError, false),
+        None => (Label::Unreachable, Reason::ConnectError, true),
+    };
+    let rejection = Rejection::new(label, reason)
+        .at(url.as_str(), None)
+        .detail(chain);
+    if retry {
+        Attempt::Retry {
+            rejection,
+            retry_after: None,
+        }
+    } else {
+        Attempt::Done(FetchOutcome::Rejected(rejection))
+    }
+}
+
+fn is_tls_failure(chain: &str) -> bool {
+    let lower = chain.to_ascii_lowercase();
+    ["certificate", "tls", "handshake", "ssl"]
+        .iter()
+        .any(|needle| lower.contains(needle))
+}
+
+fn source_of<'a, T: std::error::Error + 'static>(
+    err: &'a (dyn std::error::Error + 'static),
+) -> Option<&'a T> {
+    let mut current: Option<&(dyn std::error::Error + 'static)> = Some(err);
+    while let Some(e) = current {
+        if let Some(found) = e.downcast_ref::<T>() {
+            return Some(found);
+        }
+        current = e.source();
+    }
+    None
+}
+
+fn error_chain(err: &(dyn std::error::Error + 'static)) -> String {
+    let mut parts = vec![err.to_string()];
+    let mut current = err.source();
+    while let Some(e) = current {
+        let text = e.to_string();
+        if parts.last() != Some(&text) {
+            parts.push(text);
+        }
+        current = e.source();
+    }
+    parts.join(": ")
+}
+
+/// A fraction in [0, 1) for jitter; quality does not matter, independence between calls does.
+fn fastrand_fraction() -> f64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or_default(),
+    );
+    (hasher.finish() >> 11) as f64 / (1u64 << 53) as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retry_after_reads_seconds_and_dates() {
+        let mut headers = HeaderMap::new();
+        headers.insert(RETRY_AFTER, "7".parse().expect("header"));
+        assert_eq!(retry_after(&headers), Some(Duration::from_secs(7)));
+        headers.insert(
+            RETRY_AFTER,
+            "Wed, 21 Oct 2015 07:28:00 GMT".parse().expect("header"),
+        );
+        assert_eq!(retry_after(&headers), Some(Duration::ZERO));
+        headers.insert(RETRY_AFTER, "soon".parse().expect("header"));
+        assert_eq!(retry_after(&headers), None);
+    }
+
+    #[test]
+    fn only_transient_statuses_are_retried() {
+        for status in [429, 500, 502, 503, 504, 408] {
+            assert!(is_transient_status(status), "{status}");
+        }
+        for status in [400, 401, 403, 404, 410, 451] {
+            assert!(!is_transient_status(status), "{status}");
+        }
+    }
+
+    #[test]
+    fn backoff_grows_and_stays_within_its_bounds() {
+        let fetcher = DirectFetcher::new(FetchOptions {
+            retry_base: Duration::from_millis(100),
+            ..FetchOptions::default()
+        })
+        .expect("client builds");
+        for retry in 1..5u32 {
+            let base = Duration::from_millis(100) * (1 << (retry - 1));
+            let wait = fetcher.backoff(retry);
+            assert!(wait >= base / 2 && wait <= base, "{retry}: {wait:?}");
+        }
+    }
+}

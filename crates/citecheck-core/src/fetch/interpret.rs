@@ -1,0 +1,225 @@
+//! The rules that decide what a fetched answer means (pure), shared by every fetcher: dead links,
+//! homepage redirects, PDFs, content types, soft 404s, empty shells.
+
+use url::Url;
+
+use super::{FetchOutcome, Page, Rejection};
+use crate::content::{self, PageKind};
+use crate::extract;
+use crate::model::{Label, Reason};
+
+/// The path a homepage check compares: empty is `/`, and one trailing slash is dropped, so
+/// `/a/` and `/a` are the same page.
+pub fn normalised_path(url: &Url) -> &str {
+    let path = url.path();
+    if path.is_empty() {
+        return "/";
+    }
+    match path.strip_suffix('/') {
+        Some("") | None => path,
+        Some(trimmed) => trimmed,
+    }
+}
+
+/// True when a deep link (path other than `/`) ended on the site's root page.
+pub fn is_homepage_redirect(requested: &Url, final_url: &Url) -> bool {
+    normalised_path(requested) != "/" && normalised_path(final_url) == "/"
+}
+
+/// True when the URL's path names a PDF file.
+pub fn has_pdf_path(url: &Url) -> bool {
+    url.path().to_ascii_lowercase().ends_with(".pdf")
+}
+
+/// How a body should be read, from its declared type or, when none is declared, its first bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BodyKind {
+    Html,
+    /// Plain text or Markdown: used as it is.
+    Text,
+    Pdf,
+    Other,
+}
+
+/// The body kind from a `Content-Type` value and a sniff of the body.
+pub fn body_kind(content_type: Option<&str>, body: &[u8]) -> BodyKind {
+    let mime = content_type
+        .and_then(|ct| ct.split(';').next())
+        .map(|m| m.trim().to_ascii_lowercase())
+        .filter(|m| !m.is_empty());
+    match mime.as_deref() {
+        Some("text/html" | "application/xhtml+xml") => BodyKind::Html,
+        Some("application/pdf" | "application/x-pdf") => BodyKind::Pdf,
+        Some(m) if m.starts_with("text/") => BodyKind::Text,
+        Some("application/octet-stream" | "binary/octet-stream") | None => sniff(body),
+        Some(_) => BodyKind::Other,
+    }
+}
+
+fn sniff(body: &[u8]) -> BodyKind {
+    let head = &body[..body.len().min(1024)];
+    if head.starts_with(b"%PDF-") {
+        return BodyKind::Pdf;
+    }
+    let text = String::from_utf8_lossy(head).to_ascii_lowercase();
+    let trimmed = text.trim_start_matches('\u{feff}').trim_start();
+    if trimmed.starts_with("<!doctype html")
+        || trimmed.starts_with("<html")
+        || text.contains("<body")
+    {
+        return BodyKind::Html;
+    }
+    if std::str::from_utf8(head).is_ok() || !head.contains(&0) {
+        return BodyKind::Text;
+    }
+    BodyKind::Other
+}
+
+/// The outcome for a final answer whose status is not a success: 404/410 are dead links, the
+/// rest failed fetches; either way `unreachable` and the judge is never called.
+pub fn status_rejection(final_url: &Url, status: u16) -> Rejection {
+    Rejection::new(Label::Unreachable, Reason::Http(status))
+        .at(final_url.as_str(), Some(status))
+        .detail(format!("the server answered HTTP {status}"))
+}
+
+/// Interprets a successful answer's body: type checks, conversion, and the page rules.
+///
+/// `text` is the decoded body; `raw` the bytes it came from (for sniffing).
+pub fn interpret_body(
+    requested: &Url,
+    final_url: &Url,
+    status: u16,
+    kind: BodyKind,
+    text: &str,
+) -> FetchOutcome {
+    let reject = |label, reason| {
+        FetchOutcome::Rejected(Rejection::new(label, reason).at(final_url.as_str(), Some(status)))
+    };
+    if is_homepage_redirect(requested, final_url) {
+        return reject(Label::NotFound, Reason::RedirectedToHomepage);
+    }
+    if kind == BodyKind::Pdf || has_pdf_path(final_url) {
+        return reject(Label::NotFound, Reason::PdfUnsupported);
+    }
+    let (markdown, title, html) = match kind {
+        BodyKind::Html => {
+            let extracted = extract::html_to_markdown(text, Some(final_url.as_str()));
+            (extracted.markdown, extracted.title, Some(text))
+        }
+        BodyKind::Text => (text.trim().to_string(), None, None),
+        BodyKind::Pdf | BodyKind::Other => {
+            return reject(Label::NotFound, Reason::UnsupportedContentType)
+        }
+    };
+    interpret_markdown(final_url, status, markdown, title.as_deref(), html)
+}
+
+/// Applies the page rules to text that is already Markdown (a crawling service's answer, or a
+/// converted HTML page): soft 404, empty shell, paywall flag.
+pub fn interpret_markdown(
+    final_url: &Url,
+    status: u16,
+    markdown: String,
+    title: Option<&str>,
+    html: Option<&str>,
+) -> FetchOutcome {
+    let reject = |reason| {
+        FetchOutcome::Rejected(
+            Rejection::new(Label::NotFound, reason).at(final_url.as_str(), Some(status)),
+        )
+    };
+    match content::classify(&markdown, title, html) {
+        PageKind::Soft404 => reject(Reason::Soft404),
+        PageKind::NeedsJavascript => reject(Reason::NeedsJavascript),
+        PageKind::Content => FetchOutcome::Page(Page {
+            final_url: final_url.to_string(),
+            original_status: status,
+            paywalled: content::looks_paywalled(&markdown, html),
+            markdown,
+            rid: None,
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn url(text: &str) -> Url {
+        Url::parse(text).expect("test URLs parse")
+    }
+
+    #[test]
+    fn paths_normalise_trailing_slashes_and_empty_paths() {
+        let table = [
+            ("https://a.example", "/"),
+            ("https://a.example/", "/"),
+            ("https://a.example/a/", "/a"),
+            ("https://a.example/a", "/a"),
+            ("https://a.example/a/b/?q=1", "/a/b"),
+            ("https://a.example//", "/"),
+        ];
+        for (text, expected) in table {
+            assert_eq!(normalised_path(&url(text)), expected, "{text}");
+        }
+    }
+
+    #[test]
+    fn only_a_deep_link_landing_on_the_root_is_a_homepage_redirect() {
+        let table = [
+            ("https://a.example/story/1", "https://a.example/", true),
+            ("https://a.example/story/1", "https://www.a.example", true),
+            ("https://a.example/story/", "https://a.example/story", false),
+            ("https://a.example/", "https://a.example/", false),
+            ("https://a.example", "https://a.example/", false),
+            ("https://a.example/old", "https://a.example/new", false),
+            (
+                "https://a.example/old?id=1",
+                "https://a.example/?id=1",
+                true,
+            ),
+        ];
+        for (from, to, expected) in table {
+            assert_eq!(
+                is_homepage_redirect(&url(from), &url(to)),
+                expected,
+                "{from} -> {to}"
+            );
+        }
+    }
+
+    #[test]
+    fn pdfs_are_recognised_by_path_type_or_magic_bytes() {
+        assert!(has_pdf_path(&url("https://a.example/report.PDF")));
+        assert!(!has_pdf_path(&url("https://a.example/report.pdf.html")));
+        assert_eq!(body_kind(Some("application/pdf"), b""), BodyKind::Pdf);
+        assert_eq!(body_kind(None, b"%PDF-1.7\n"), BodyKind::Pdf);
+        assert_eq!(
+            body_kind(Some("application/octet-stream"), b"%PDF-1.4"),
+            BodyKind::Pdf
+        );
+    }
+
+    #[test]
+    fn content_types_choose_how_the_body_is_read() {
+        assert_eq!(
+            body_kind(Some("text/html; charset=utf-8"), b""),
+            BodyKind::Html
+        );
+        assert_eq!(body_kind(Some("TEXT/HTML"), b""), BodyKind::Html);
+        assert_eq!(body_kind(Some("text/markdown"), b"# hi"), BodyKind::Text);
+        assert_eq!(body_kind(Some("text/plain"), b"hi"), BodyKind::Text);
+        assert_eq!(body_kind(Some("image/png"), b"\x89PNG"), BodyKind::Other);
+        assert_eq!(body_kind(None, b"<!DOCTYPE html><html>"), BodyKind::Html);
+        assert_eq!(body_kind(None, b"\x00\x01\x02\xff"), BodyKind::Other);
+    }
+
+    #[test]
+    fn statuses_map_to_unreachable_with_the_status_as_reason() {
+        let r = status_rejection(&url("https://a.example/x"), 410);
+        assert_eq!(r.label, Label::Unreachable);
+        assert_eq!(r.reason, Reason::Http(410));
+        assert_eq!(r.original_status, Some(410));
+    }
+}

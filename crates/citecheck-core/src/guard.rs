@@ -1,0 +1,260 @@
+//! The quote guard (pure): a judge's verdict counts only if its evidence quote is really in the
+//! passages the judge was shown.
+//!
+//! Both sides are normalised the same way before the substring test: curly quotes and primes are
+//! straightened and every run of whitespace becomes one space. A quote that still does not match
+//! gets one more chance with inline Markdown markup removed from both sides (`**bold**`,
+//! `[text](link)`, backslash escapes), because the passages are Markdown while a judge often
+//! quotes the text a reader sees. Each passage is tested on its own: a quote that only exists by
+//! gluing two passages together was not on the page as one piece.
+
+use crate::judge::{JudgeLabel, Judgement};
+use crate::model::{Label, Reason};
+
+/// A judgement after the guard: what the citation's verdict will carry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Guarded {
+    pub label: Label,
+    pub evidence_quote: Option<String>,
+    pub confidence: f64,
+    pub reason: Option<Reason>,
+}
+
+/// Accepts the judgement when its quote is in `passages`; downgrades it otherwise.
+///
+/// `supported`/`contradicted` need a matching quote; without one they become `not_found` with
+/// confidence 0 and `evidence_quote_not_in_source`. A `not_found` that carries a quote which is
+/// not there is downgraded the same way. A `not_found` keeps its confidence and carries no quote,
+/// as in the reference design.
+pub fn check(judgement: &Judgement, passages: &[String]) -> Guarded {
+    let quote = judgement
+        .evidence_quote
+        .as_deref()
+        .filter(|q| !q.trim().is_empty());
+    let found = quote.is_some_and(|q| quote_in_passages(q, passages));
+    let downgraded = Guarded {
+        label: Label::NotFound,
+        evidence_quote: None,
+        confidence: 0.0,
+        reason: Some(Reason::EvidenceQuoteNotInSource),
+    };
+    match judgement.label {
+        JudgeLabel::Supported | JudgeLabel::Contradicted => {
+            if found {
+                Guarded {
+                    label: if judgement.label == JudgeLabel::Supported {
+                        Label::Supported
+                    } else {
+                        Label::Contradicted
+                    },
+                    evidence_quote: quote.map(str::to_string),
+                    confidence: judgement.confidence,
+                    reason: None,
+                }
+            } else {
+                downgraded
+            }
+        }
+        JudgeLabel::NotFound => {
+            if quote.is_some() && !found {
+                downgraded
+            } else {
+                Guarded {
+                    label: Label::NotFound,
+                    evidence_quote: None,
+                    confidence: judgement.confidence,
+                    reason: None,
+                }
+            }
+        }
+    }
+}
+
+/// True when `quote`, normalised, is a substring of one of the normalised passages.
+pub fn quote_in_passages(quote: &str, passages: &[String]) -> bool {
+    let wanted = normalise(quote);
+    if wanted.is_empty() {
+        return false;
+    }
+    if passages.iter().any(|p| normalise(p).contains(&wanted)) {
+        return true;
+    }
+    let wanted = normalise(&strip_inline_markdown(quote));
+    !wanted.is_empty()
+        && passages
+            .iter()
+            .any(|p| normalise(&strip_inline_markdown(p)).contains(&wanted))
+}
+
+/// Straightens curly quotes and primes and collapses whitespace runs into single spaces.
+pub fn normalise(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.extend(word.chars().map(straighten));
+    }
+    out
+}
+
+fn straighten(c: char) -> char {
+    match c {
+        '\u{2018}' | '\u{2019}' | '\u{201A}' | '\u{201B}' | '\u{2032}' => '\'',
+        '\u{201C}' | '\u{201D}' | '\u{201E}' | '\u{201F}' | '\u{2033}' => '"',
+        _ => c,
+    }
+}
+
+/// Removes the inline Markdown a converter adds around visible text: emphasis and code markers,
+/// link and image syntax (keeping the visible text), and backslash escapes.
+fn strip_inline_markdown(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        match c {
+            '\\' if chars.get(i + 1).is_some_and(|n| n.is_ascii_punctuation()) => {
+                out.push(chars[i + 1]);
+                i += 2;
+                continue;
+            }
+            '*' | '`' => {}
+            '_' if is_emphasis_underscore(&chars, i) => {}
+            '!' if chars.get(i + 1) == Some(&'[') => {}
+            '[' => {}
+            ']' if chars.get(i + 1) == Some(&'(') => {
+                // Skip the link target up to its closing parenthesis.
+                if let Some(close) = chars[i + 2..].iter().position(|&c| c == ')') {
+                    i += close + 3;
+                    continue;
+                }
+            }
+            ']' => {}
+            _ => out.push(c),
+        }
+        i += 1;
+    }
+    out
+}
+
+/// An underscore is emphasis when it does not sit between two word characters (`snake_case`).
+fn is_emphasis_underscore(chars: &[char], i: usize) -> bool {
+    let before = i.checked_sub(1).and_then(|j| chars.get(j));
+    let after = chars.get(i + 1);
+    !(before.is_some_and(|c| c.is_alphanumeric()) && after.is_some_and(|c| c.is_alphanumeric()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn judgement(label: JudgeLabel, quote: Option<&str>, confidence: f64) -> Judgement {
+        Judgement {
+            label,
+            evidence_quote: quote.map(str::to_string),
+            confidence,
+            usage: None,
+            detail: None,
+        }
+    }
+
+    fn passages() -> Vec<String> {
+        vec![
+            "Water boils at 100 degrees Celsius at sea level.\n\nAt altitude it boils  sooner."
+                .to_string(),
+            "The **Eiffel Tower** is 330 metres tall, says [the operator](https://example.com/x)."
+                .to_string(),
+            "He said \u{201C}it\u{2019}s done\u{201D} and left.".to_string(),
+        ]
+    }
+
+    #[test]
+    fn a_real_quote_keeps_its_label_and_confidence() {
+        let g = check(
+            &judgement(
+                JudgeLabel::Supported,
+                Some("Water boils at 100 degrees Celsius at sea level."),
+                0.9,
+            ),
+            &passages(),
+        );
+        assert_eq!(g.label, Label::Supported);
+        assert_eq!(g.confidence, 0.9);
+        assert_eq!(g.reason, None);
+        assert!(g.evidence_quote.is_some());
+    }
+
+    #[test]
+    fn an_invented_quote_downgrades_to_not_found_with_zero_confidence() {
+        for label in [
+            JudgeLabel::Supported,
+            JudgeLabel::Contradicted,
+            JudgeLabel::NotFound,
+        ] {
+            let g = check(
+                &judgement(label, Some("Water boils at 50 degrees Celsius."), 0.8),
+                &passages(),
+            );
+            assert_eq!(g.label, Label::NotFound, "{label:?}");
+            assert_eq!(g.confidence, 0.0);
+            assert_eq!(g.reason, Some(Reason::EvidenceQuoteNotInSource));
+            assert_eq!(g.evidence_quote, None);
+        }
+    }
+
+    #[test]
+    fn a_verdict_without_a_quote_is_downgraded() {
+        for quote in [None, Some(""), Some("   ")] {
+            let g = check(
+                &judgement(JudgeLabel::Contradicted, quote, 0.7),
+                &passages(),
+            );
+            assert_eq!(g.label, Label::NotFound);
+            assert_eq!(g.reason, Some(Reason::EvidenceQuoteNotInSource));
+        }
+    }
+
+    #[test]
+    fn a_plain_not_found_keeps_its_confidence_and_no_quote() {
+        let g = check(&judgement(JudgeLabel::NotFound, None, 0.6), &passages());
+        assert_eq!(g.label, Label::NotFound);
+        assert_eq!(g.confidence, 0.6);
+        assert_eq!(g.reason, None);
+    }
+
+    #[test]
+    fn curly_quotes_and_odd_whitespace_still_match() {
+        assert!(quote_in_passages("it's done", &passages()));
+        assert!(quote_in_passages("\u{201C}it's done\u{201D}", &passages()));
+        assert!(quote_in_passages(
+            "At altitude it\n boils sooner.",
+            &passages()
+        ));
+    }
+
+    #[test]
+    fn markdown_markup_around_the_visible_text_does_not_block_a_match() {
+        assert!(quote_in_passages(
+            "The Eiffel Tower is 330 metres tall",
+            &passages()
+        ));
+        assert!(quote_in_passages("says the operator.", &passages()));
+        assert!(quote_in_passages("The **Eiffel Tower** is", &passages()));
+    }
+
+    #[test]
+    fn a_quote_spanning_two_passages_does_not_match() {
+        assert!(!quote_in_passages("boils sooner. The Eiffel", &passages()));
+    }
+
+    #[test]
+    fn underscores_inside_words_are_kept() {
+        assert!(!quote_in_passages("snakecase", &["snake_case".to_string()]));
+        assert!(quote_in_passages(
+            "snake_case",
+            &["_snake_case_".to_string()]
+        ));
+    }
+}

@@ -1,0 +1,58 @@
+//! The judge seam: given a claim and the passages retrieval kept, return a label, a verbatim
+//! evidence quote and a confidence. A judge interprets evidence; the quote guard
+//! ([`crate::guard`]) decides whether its answer counts.
+
+use async_trait::async_trait;
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::model::{JudgeInfo, TokenUsage};
+
+/// The labels a judge may give. `unreachable` is never a judge's call: the fetch stage sets it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum JudgeLabel {
+    Supported,
+    Contradicted,
+    NotFound,
+}
+
+/// A judge's raw answer, before the quote guard.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Judgement {
+    pub label: JudgeLabel,
+    pub evidence_quote: Option<String>,
+    /// In `[0, 1]`; judges validate this before returning.
+    pub confidence: f64,
+    /// Tokens the call consumed, when the provider reports them.
+    pub usage: Option<TokenUsage>,
+    /// A short explanation kept for the audit (the local judge's alignment, a model's note).
+    pub detail: Option<String>,
+}
+
+/// Why a judge could not give an answer. The verifier turns any of these into a `not_found`
+/// verdict with reason `judge_error` and keeps the message for the audit, so messages must never
+/// contain secrets.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum JudgeError {
+    #[error("the judge needs {variable}, which is not set")]
+    MissingKey { variable: &'static str },
+    #[error("judge request failed: {0}")]
+    Transport(String),
+    #[error("judge answered HTTP {status}: {message}")]
+    Status { status: u16, message: String },
+    #[error("judge answer is not valid: {0}")]
+    InvalidAnswer(String),
+    #[error("judge refused: {0}")]
+    Refusal(String),
+}
+
+#[async_trait]
+pub trait Judge: Send + Sync {
+    /// Which provider, model and prompt version produce this judge's verdicts.
+    fn info(&self) -> JudgeInfo;
+
+    /// Judges `claim` against `passages` (the retrieved passages, best first).
+    async fn judge(&self, claim: &str, passages: &[String]) -> Result<Judgement, JudgeError>;
+}

@@ -1,0 +1,47 @@
+//! citecheck-core: checks whether the pages an LLM cited say what it claimed.
+//!
+//! The pipeline, per cited URL: [`fetch`] the page and turn it into Markdown (or decide, without
+//! a judge, that it is dead, a PDF, a soft 404, ...), cut it into [`passage`]s, [`rank`] them
+//! against the claim, ask a [`judge`] for a label and a verbatim quote, and accept the verdict
+//! only when the [`guard`] finds the quote in the passages. [`aggregate`] turns the citations'
+//! labels into the claim's label. [`Verifier`] runs it all.
+//!
+//! Every I/O boundary is a trait ([`Fetcher`], [`Ranker`], [`Judge`]) held as `Arc<dyn _>`;
+//! everything else is a pure function. A failed citation is a value ([`UrlVerdict`] with a
+//! [`Reason`]), never an error.
+//!
+//! ```no_run
+//! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+//! use std::sync::Arc;
+//! use citecheck_core::{fetch::{DirectFetcher, FetchOptions}, judge::LocalJudge, rank::Bm25Ranker};
+//! use citecheck_core::{Verifier, VerifyOptions};
+//!
+//! let verifier = Verifier::new(
+//!     Arc::new(DirectFetcher::new(FetchOptions::default())?),
+//!     Arc::new(Bm25Ranker),
+//!     Arc::new(LocalJudge::default()),
+//!     VerifyOptions::default(),
+//! )?;
+//! let result = verifier
+//!     .verify("Water boils at 100 degrees Celsius at sea level.", &["https://example.com/water".into()])
+//!     .await;
+//! println!("{}", result.overall);
+//! # Ok(()) }
+//! ```
+
+pub mod aggregate;
+pub mod content;
+pub mod extract;
+pub mod fetch;
+pub mod guard;
+pub mod judge;
+pub mod model;
+pub mod passage;
+pub mod rank;
+pub mod verifier;
+
+pub use fetch::Fetcher;
+pub use judge::Judge;
+pub use model::{ClaimVerdict, JudgeInfo, Label, Reason, TokenUsage, UrlVerdict, VerdictMeta};
+pub use rank::Ranker;
+pub use verifier::{Fetched, PreparedPage, Verifier, VerifyOptions};

@@ -1,0 +1,391 @@
+//! The values that travel through the pipeline and out of it: labels, reasons, per-citation
+//! verdicts and the per-claim result.
+//!
+//! Field names and label/reason strings match the reference design's JSON exactly, so a client
+//! written against it can switch to citecheck unchanged.
+
+use std::fmt;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// The four labels a citation (and a claim) can receive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Label {
+    Supported,
+    Contradicted,
+    NotFound,
+    Unreachable,
+}
+
+impl Label {
+    pub const ALL: [Label; 4] = [
+        Label::Supported,
+        Label::Contradicted,
+        Label::NotFound,
+        Label::Unreachable,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Label::Supported => "supported",
+            Label::Contradicted => "contradicted",
+            Label::NotFound => "not_found",
+            Label::Unreachable => "unreachable",
+        }
+    }
+}
+
+impl fmt::Display for Label {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for Label {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Label::ALL
+            .into_iter()
+            .find(|l| l.as_str() == s)
+            .ok_or_else(|| format!("unknown label `{s}`"))
+    }
+}
+
+/// Why a citation got its label when the label alone does not say it.
+///
+/// Serialised as a snake_case string (`http_404`, `soft_404`, ...). The reasons fall into three
+/// families that batch tooling relies on: [`Reason::is_dead`] (the source is gone: retrying will
+/// not help), [`Reason::is_fetch_failure`] (the content could not be fetched this time: worth a
+/// retry later), and content/judge reasons (the page was read).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Reason {
+    /// The origin answered with this HTTP status (404, 410: dead; 403, 429, 5xx: fetch failed).
+    Http(u16),
+    /// The host name does not exist (NXDOMAIN): a dead link.
+    NoSuchDomain,
+    /// Name resolution failed for another reason (no answer, server failure).
+    DnsError,
+    /// The TCP connection was refused, reset or could not be made.
+    ConnectError,
+    /// The TLS handshake failed (bad certificate, protocol error).
+    TlsError,
+    /// Connecting or reading took longer than the configured timeout.
+    Timeout,
+    /// More redirects than the configured bound.
+    TooManyRedirects,
+    /// A redirect without a usable `Location`, or another malformed answer.
+    BadResponse,
+    /// The decompressed body exceeded the configured cap.
+    BodyTooLarge,
+    /// The URL does not parse.
+    InvalidUrl,
+    /// The address guard refused the URL (scheme, or a private/loopback/metadata address).
+    BlockedAddress,
+    /// A deep link that landed on the site's homepage.
+    RedirectedToHomepage,
+    /// A PDF (by path or content type): its text is not judged.
+    PdfUnsupported,
+    /// A content type that is neither HTML nor text (images, archives, ...).
+    UnsupportedContentType,
+    /// A 200 page that is a short "page not found" template.
+    Soft404,
+    /// An empty page that only a browser running its scripts would fill.
+    NeedsJavascript,
+    /// The page shows only a subscription teaser and the judge found nothing in it.
+    Paywall,
+    /// The judge's quote is not in the passages it was shown.
+    EvidenceQuoteNotInSource,
+    /// The judge failed (transport, malformed answer, refusal); see the audit for the cause.
+    JudgeError,
+    /// A crawling service could not fetch the page after retries.
+    CrawlFailed,
+}
+
+impl Reason {
+    /// The snake_case string used in JSON, CSV and the audit store.
+    pub fn as_string(&self) -> String {
+        let fixed = match self {
+            Reason::Http(code) => return format!("http_{code}"),
+            Reason::NoSuchDomain => "no_such_domain",
+            Reason::DnsError => "dns_error",
+            Reason::ConnectError => "connect_error",
+            Reason::TlsError => "tls_error",
+            Reason::Timeout => "timeout",
+            Reason::TooManyRedirects => "too_many_redirects",
+            Reason::BadResponse => "bad_response",
+            Reason::BodyTooLarge => "body_too_large",
+            Reason::InvalidUrl => "invalid_url",
+            Reason::BlockedAddress => "blocked_address",
+            Reason::RedirectedToHomepage => "redirected_to_homepage",
+            Reason::PdfUnsupported => "pdf_unsupported",
+            Reason::UnsupportedContentType => "unsupported_content_type",
+            Reason::Soft404 => "soft_404",
+            Reason::NeedsJavascript => "needs_javascript",
+            Reason::Paywall => "paywall",
+            Reason::EvidenceQuoteNotInSource => "evidence_quote_not_in_source",
+            Reason::JudgeError => "judge_error",
+            Reason::CrawlFailed => "crawl_failed",
+        };
+        fixed.to_string()
+    }
+
+    /// Parses the string form; unknown strings are an error so that audit rows stay meaningful.
+    pub fn parse(s: &str) -> Option<Reason> {
+        if let Some(code) = s.strip_prefix("http_") {
+            return code
+                .parse::<u16>()
+                .ok()
+                .filter(|c| (100..=999).contains(c))
+                .map(Reason::Http);
+        }
+        let r = match s {
+            "no_such_domain" => Reason::NoSuchDomain,
+            "dns_error" => Reason::DnsError,
+            "connect_error" => Reason::ConnectError,
+            "tls_error" => Reason::TlsError,
+            "timeout" => Reason::Timeout,
+            "too_many_redirects" => Reason::TooManyRedirects,
+            "bad_response" => Reason::BadResponse,
+            "body_too_large" => Reason::BodyTooLarge,
+            "invalid_url" => Reason::InvalidUrl,
+            "blocked_address" => Reason::BlockedAddress,
+            "redirected_to_homepage" => Reason::RedirectedToHomepage,
+            "pdf_unsupported" => Reason::PdfUnsupported,
+            "unsupported_content_type" => Reason::UnsupportedContentType,
+            "soft_404" => Reason::Soft404,
+            "needs_javascript" => Reason::NeedsJavascript,
+            "paywall" => Reason::Paywall,
+            "evidence_quote_not_in_source" => Reason::EvidenceQuoteNotInSource,
+            "judge_error" => Reason::JudgeError,
+            "crawl_failed" => Reason::CrawlFailed,
+            _ => return None,
+        };
+        Some(r)
+    }
+
+    /// The source is gone (404, 410, no such domain): a retry will not bring it back.
+    pub fn is_dead(&self) -> bool {
+        matches!(self, Reason::Http(404 | 410) | Reason::NoSuchDomain)
+    }
+
+    /// The content could not be fetched this time; a later retry may succeed.
+    pub fn is_fetch_failure(&self) -> bool {
+        match self {
+            Reason::Http(code) => !matches!(code, 404 | 410),
+            Reason::DnsError
+            | Reason::ConnectError
+            | Reason::TlsError
+            | Reason::Timeout
+            | Reason::CrawlFailed => true,
+            _ => false,
+        }
+    }
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.as_string())
+    }
+}
+
+impl Serialize for Reason {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.as_string())
+    }
+}
+
+impl<'de> Deserialize<'de> for Reason {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(deserializer)?;
+        Reason::parse(&s).ok_or_else(|| serde::de::Error::custom(format!("unknown reason `{s}`")))
+    }
+}
+
+/// The verdict for one cited URL.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UrlVerdict {
+    pub url: String,
+    pub label: Label,
+    pub evidence_quote: Option<String>,
+    pub confidence: f64,
+    pub final_url: Option<String>,
+    pub original_status: Option<u16>,
+    pub rid: Option<String>,
+    pub reason: Option<Reason>,
+    /// What happened beyond the label, for people and the audit (a judge's error, a retry
+    /// count). Absent from the reference design's shape, so omitted when there is nothing to say.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+    /// Provenance of the verdict (fetcher, judge, prompt version, token usage, content hash).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub meta: Option<VerdictMeta>,
+}
+
+impl UrlVerdict {
+    /// A verdict decided before any judge was asked (dead link, PDF, blocked address, ...).
+    pub fn without_judge(url: impl Into<String>, label: Label, reason: Reason) -> Self {
+        UrlVerdict {
+            url: url.into(),
+            label,
+            evidence_quote: None,
+            // The fetch stage is certain of what it saw: the page answered 404, or it was a PDF.
+            confidence: 1.0,
+            final_url: None,
+            original_status: None,
+            rid: None,
+            reason: Some(reason),
+            detail: None,
+            meta: None,
+        }
+    }
+}
+
+/// Provenance kept with each verdict for the audit.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct VerdictMeta {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fetcher: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judge: Option<JudgeInfo>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<TokenUsage>,
+    /// SHA-256 (hex) of the page's Markdown, when a page was read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content_sha256: Option<String>,
+    /// When the page was fetched (RFC 3339, UTC).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fetched_at: Option<String>,
+}
+
+/// Which judge produced a verdict.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JudgeInfo {
+    pub provider: String,
+    pub model: String,
+    pub prompt_version: String,
+}
+
+/// Tokens a judge call consumed, as reported by the provider.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TokenUsage {
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+}
+
+impl std::ops::AddAssign for TokenUsage {
+    fn add_assign(&mut self, rhs: Self) {
+        self.input_tokens += rhs.input_tokens;
+        self.output_tokens += rhs.output_tokens;
+    }
+}
+
+/// The result for one claim: its overall label and one verdict per cited URL, in citation order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ClaimVerdict {
+    pub claim: String,
+    pub overall: Label,
+    pub citations: Vec<UrlVerdict>,
+}
+
+impl ClaimVerdict {
+    /// Token usage summed over the claim's judge calls.
+    pub fn usage(&self) -> TokenUsage {
+        let mut total = TokenUsage::default();
+        for usage in self
+            .citations
+            .iter()
+            .filter_map(|c| c.meta.as_ref().and_then(|m| m.usage))
+        {
+            total += usage;
+        }
+        total
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reasons_round_trip_through_their_strings() {
+        let all = [
+            Reason::Http(404),
+            Reason::Http(503),
+            Reason::NoSuchDomain,
+            Reason::DnsError,
+            Reason::ConnectError,
+            Reason::TlsError,
+            Reason::Timeout,
+            Reason::TooManyRedirects,
+            Reason::BadResponse,
+            Reason::BodyTooLarge,
+            Reason::InvalidUrl,
+            Reason::BlockedAddress,
+            Reason::RedirectedToHomepage,
+            Reason::PdfUnsupported,
+            Reason::UnsupportedContentType,
+            Reason::Soft404,
+            Reason::NeedsJavascript,
+            Reason::Paywall,
+            Reason::EvidenceQuoteNotInSource,
+            Reason::JudgeError,
+            Reason::CrawlFailed,
+        ];
+        for reason in all {
+            let text = reason.as_string();
+            assert_eq!(Reason::parse(&text), Some(reason.clone()), "{text}");
+            assert!(text
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'));
+        }
+        assert_eq!(Reason::parse("http_abc"), None);
+        assert_eq!(Reason::parse("nonsense"), None);
+    }
+
+    #[test]
+    fn dead_links_are_told_apart_from_fetch_failures() {
+        for dead in [Reason::Http(404), Reason::Http(410), Reason::NoSuchDomain] {
+            assert!(dead.is_dead() && !dead.is_fetch_failure(), "{dead}");
+        }
+        for failed in [
+            Reason::Http(503),
+            Reason::Http(429),
+            Reason::Http(403),
+            Reason::DnsError,
+            Reason::Timeout,
+            Reason::ConnectError,
+            Reason::TlsError,
+            Reason::CrawlFailed,
+        ] {
+            assert!(failed.is_fetch_failure() && !failed.is_dead(), "{failed}");
+        }
+        assert!(!Reason::Soft404.is_dead() && !Reason::Soft404.is_fetch_failure());
+    }
+
+    #[test]
+    fn a_verdict_serialises_in_the_reference_shape() {
+        let mut v = UrlVerdict::without_judge(
+            "https://example.com/old-report",
+            Label::Unreachable,
+            Reason::Http(404),
+        );
+        v.original_status = Some(404);
+        v.final_url = Some("https://example.com/old-report".into());
+        let json = serde_json::to_value(&v).expect("serialises");
+        assert_eq!(
+            json,
+            serde_json::json!({
+                "url": "https://example.com/old-report",
+                "label": "unreachable",
+                "evidence_quote": null,
+                "confidence": 1.0,
+                "final_url": "https://example.com/old-report",
+                "original_status": 404,
+                "rid": null,
+                "reason": "http_404"
+            })
+        );
+    }
+}

@@ -1,0 +1,306 @@
+//! The verifier: runs the stages in order for each cited URL (fetch, split, rank, judge, guard)
+//! and aggregates the claim. Distinct URLs are checked concurrently; a URL cited twice in one
+//! claim is fetched once.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::SystemTime;
+
+use futures::stream::{self, StreamExt};
+use sha2::{Digest, Sha256};
+use tokio::sync::Semaphore;
+use tracing::Instrument;
+
+use crate::aggregate;
+use crate::fetch::{FetchOutcome, Fetcher, Page, Rejection};
+use crate::guard;
+use crate::judge::Judge;
+use crate::model::{ClaimVerdict, Label, Reason, UrlVerdict, VerdictMeta};
+use crate::passage::{self, PassageError, DEFAULT_MAX_WORDS};
+use crate::rank::{PagePassages, Ranker, DEFAULT_TOP_K};
+
+/// Distinct URLs of one claim fetched at once.
+pub const DEFAULT_FETCH_CONCURRENCY: usize = 8;
+/// Judge calls in flight at once, across all claims this verifier serves.
+pub const DEFAULT_JUDGE_CONCURRENCY: usize = 4;
+
+/// Tuning of the pipeline.
+#[derive(Debug, Clone)]
+pub struct VerifyOptions {
+    /// Passages handed to the judge.
+    pub top_k: usize,
+    /// Words per passage.
+    pub max_words: usize,
+    pub fetch_concurrency: usize,
+    pub judge_concurrency: usize,
+}
+
+impl Default for VerifyOptions {
+    fn default() -> Self {
+        VerifyOptions {
+            top_k: DEFAULT_TOP_K,
+            max_words: DEFAULT_MAX_WORDS,
+            fetch_concurrency: DEFAULT_FETCH_CONCURRENCY,
+            judge_concurrency: DEFAULT_JUDGE_CONCURRENCY,
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum BuildError {
+    #[error("invalid passage size")]
+    Passages(#[from] PassageError),
+    #[error("top_k must be at least 1")]
+    ZeroTopK,
+    #[error("{0} concurrency must be at least 1")]
+    ZeroConcurrency(&'static str),
+}
+
+/// A fetched page cut into passages, ready to be judged against any number of claims.
+#[derive(Debug, Clone)]
+pub struct PreparedPage {
+    pub page: Page,
+    pub passages: PagePassages,
+    /// When the page was fetched (RFC 3339, UTC).
+    pub fetched_at: String,
+}
+
+/// The outcome of fetching one URL: a page to judge, or a verdict already decided.
+#[derive(Debug, Clone)]
+pub enum Fetched {
+    Page(Arc<PreparedPage>),
+    Rejected(Rejection),
+}
+
+/// Runs the pipeline. Cheap to share behind an `Arc`; all stages are `Send + Sync`.
+pub struct Verifier {
+    fetcher: Arc<dyn Fetcher>,
+    ranker: Arc<dyn Ranker>,
+    judge: Arc<dyn Judge>,
+    options: VerifyOptions,
+    judge_permits: Arc<Semaphore>,
+}
+
+impl Verifier {
+    pub fn new(
+        fetcher: Arc<dyn Fetcher>,
+        ranker: Arc<dyn Ranker>,
+        judge: Arc<dyn Judge>,
+        options: VerifyOptions,
+    ) -> Result<Self, BuildError> {
+        if options.max_words < 1 {
+            return Err(PassageError::ZeroBudget(options.max_words).into());
+        }
+        if options.top_k < 1 {
+            return Err(BuildError::ZeroTopK);
+        }
+        if options.fetch_concurrency < 1 {
+            return Err(BuildError::ZeroConcurrency("fetch"));
+        }
+        if options.judge_concurrency < 1 {
+            return Err(BuildError::ZeroConcurrency("judge"));
+        }
+        Ok(Verifier {
+            judge_permits: Arc::new(Semaphore::new(options.judge_concurrency)),
+            fetcher,
+            ranker,
+            judge,
+            options,
+        })
+    }
+
+    pub fn fetcher(&self) -> &Arc<dyn Fetcher> {
+        &self.fetcher
+    }
+
+    pub fn ranker(&self) -> &Arc<dyn Ranker> {
+        &self.ranker
+    }
+
+    pub fn judge(&self) -> &Arc<dyn Judge> {
+        &self.judge
+    }
+
+    pub fn options(&self) -> &VerifyOptions {
+        &self.options
+    }
+
+    /// Verifies `claim` against each URL; one verdict per URL, in the order given.
+    pub async fn verify(&self, claim: &str, urls: &[String]) -> ClaimVerdict {
+        let mut distinct: Vec<&str> = Vec::new();
+        for url in urls {
+            if !distinct.contains(&url.as_str()) {
+                distinct.push(url);
+            }
+        }
+        let verdicts: HashMap<&str, UrlVerdict> = stream::iter(distinct)
+            .map(|url| async move { (url, self.check(claim, url).await) })
+            .buffer_unordered(self.options.fetch_concurrency)
+            .collect()
+            .await;
+        let citations: Vec<UrlVerdict> = urls
+            .iter()
+            .filter_map(|url| verdicts.get(url.as_str()).cloned())
+            .collect();
+        ClaimVerdict {
+            claim: claim.to_string(),
+            overall: aggregate::claim_label(citations.iter().map(|c| c.label)),
+            citations,
+        }
+    }
+
+    /// Fetches, judges and guards one citation.
+    pub async fn check(&self, claim: &str, url: &str) -> UrlVerdict {
+        let span = tracing::info_span!("citation", %url);
+        async {
+            let fetched = self.fetch(url).await;
+            self.judge_fetched(claim, url, &fetched).await
+        }
+        .instrument(span)
+        .await
+    }
+
+    /// Fetches `url` and prepares its passages, so that many claims can be judged against it.
+    pub async fn fetch(&self, url: &str) -> Fetched {
+        match self.fetcher.fetch(url).await {
+            FetchOutcome::Rejected(rejection) => {
+                tracing::info!(reason = %rejection.reason, detail = rejection.detail.as_deref().unwrap_or(""), "not judged");
+                Fetched::Rejected(rejection)
+            }
+            FetchOutcome::Page(page) => Fetched::Page(Arc::new(self.prepare(page))),
+        }
+    }
+
+    /// Cuts a page into passages and stamps it.
+    pub fn prepare(&self, page: Page) -> PreparedPage {
+        let passages = passage::split(&page.markdown, self.options.max_words)
+            .unwrap_or_else(|_| unreachable_budget());
+        let content_sha256 = format!("{:x}", Sha256::digest(page.markdown.as_bytes()));
+        PreparedPage {
+            passages: PagePassages {
+                content_sha256,
+                passages,
+            },
+            fetched_at: humantime::format_rfc3339_seconds(SystemTime::now()).to_string(),
+            page,
+        }
+    }
+
+    /// The verdict for `claim` on an already fetched URL.
+    pub async fn judge_fetched(&self, claim: &str, url: &str, fetched: &Fetched) -> UrlVerdict {
+        match fetched {
+            Fetched::Rejected(rejection) => self.rejected_verdict(url, rejection),
+            Fetched::Page(prepared) => self.judge_page(claim, url, Arc::clone(prepared)).await,
+        }
+    }
+
+    fn rejected_verdict(&self, url: &str, rejection: &Rejection) -> UrlVerdict {
+        let mut verdict = UrlVerdict::without_judge(url, rejection.label, rejection.reason.clone());
+        verdict.final_url = rejection.final_url.clone();
+        verdict.original_status = rejection.original_status;
+        verdict.detail = rejection.detail.clone();
+        verdict.meta = Some(VerdictMeta {
+            fetcher: Some(self.fetcher.name().to_string()),
+            ..VerdictMeta::default()
+        });
+        verdict
+    }
+
+    async fn judge_page(&self, claim: &str, url: &str, prepared: Arc<PreparedPage>) -> UrlVerdict {
+        let page = &prepared.page;
+        let mut verdict = UrlVerdict {
+            url: url.to_string(),
+            label: Label::NotFound,
+            evidence_quote: None,
+            confidence: 0.0,
+            final_url: Some(page.final_url.clone()),
+            original_status: Some(page.original_status),
+            rid: page.rid.clone(),
+            reason: None,
+            detail: None,
+            meta: Some(VerdictMeta {
+                fetcher: Some(self.fetcher.name().to_string()),
+                judge: Some(self.judge.info()),
+                usage: None,
+                content_sha256: Some(prepared.passages.content_sha256.clone()),
+                fetched_at: Some(prepared.fetched_at.clone()),
+            }),
+        };
+
+        let top = match self.top_passages(claim, &prepared).await {
+            Ok(top) => top,
+            Err(message) => {
+                verdict.detail = Some(message);
+                return verdict;
+            }
+        };
+        if top.is_empty() {
+            verdict.detail = Some("the page has no passages to judge".to_string());
+            return verdict;
+        }
+
+        let judgement = {
+            // The semaphore is never closed, so acquiring cannot fail; if it somehow did,
+            // judging without a permit is still correct, only less polite to the provider.
+            let _permit = self.judge_permits.acquire().await.ok();
+            self.judge.judge(claim, &top).await
+        };
+        match judgement {
+            Ok(judgement) => {
+                let guarded = guard::check(&judgement, &top);
+                if guarded.reason == Some(Reason::EvidenceQuoteNotInSource) {
+                    tracing::info!(
+                        quote = judgement.evidence_quote.as_deref().unwrap_or(""),
+                        "quote not in the passages; downgraded"
+                    );
+                }
+                verdict.label = guarded.label;
+                verdict.evidence_quote = guarded.evidence_quote;
+                verdict.confidence = guarded.confidence;
+                verdict.reason = guarded.reason;
+                verdict.detail = judgement.detail;
+                if let Some(meta) = verdict.meta.as_mut() {
+                    meta.usage = judgement.usage;
+                }
+                if verdict.label == Label::NotFound && verdict.reason.is_none() && page.paywalled {
+                    verdict.reason = Some(Reason::Paywall);
+                }
+            }
+            Err(err) => {
+                tracing::warn!(error = %err, "judge failed");
+                verdict.reason = Some(Reason::JudgeError);
+                verdict.detail = Some(err.to_string());
+            }
+        }
+        verdict
+    }
+
+    /// The passages the judge sees, best first.
+    async fn top_passages(
+        &self,
+        claim: &str,
+        prepared: &Arc<PreparedPage>,
+    ) -> Result<Vec<String>, String> {
+        let ranker = Arc::clone(&self.ranker);
+        let prepared_for_rank = Arc::clone(prepared);
+        let claim_owned = claim.to_string();
+        let k = self.options.top_k;
+        // Ranking may run a neural model: keep it off the async executor.
+        let ranked = tokio::task::spawn_blocking(move || {
+            ranker.top_k(&claim_owned, &prepared_for_rank.passages, k)
+        })
+        .await
+        .map_err(|err| format!("ranking panicked: {err}"))?
+        .map_err(|err| format!("ranking failed: {err}"))?;
+        Ok(ranked
+            .into_iter()
+            .filter_map(|i| prepared.passages.passages.get(i).cloned())
+            .collect())
+    }
+}
+
+/// `Verifier::new` rejects a zero budget, the only error `passage::split` has.
+fn unreachable_budget() -> Vec<String> {
+    Vec::new()
+}

@@ -304,3 +304,279 @@ impl Verifier {
 fn unreachable_budget() -> Vec<String> {
     Vec::new()
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Mutex;
+
+    use async_trait::async_trait;
+
+    use super::*;
+    use crate::judge::{JudgeError, JudgeLabel, Judgement};
+    use crate::model::{JudgeInfo, TokenUsage};
+    use crate::rank::Bm25Ranker;
+
+    /// Serves fixed outcomes per URL and counts fetches.
+    struct FakeFetcher {
+        pages: HashMap<&'static str, FetchOutcome>,
+        fetches: Mutex<Vec<String>>,
+    }
+
+    impl FakeFetcher {
+        fn new(pages: Vec<(&'static str, FetchOutcome)>) -> Self {
+            FakeFetcher {
+                pages: pages.into_iter().collect(),
+                fetches: Mutex::new(Vec::new()),
+            }
+        }
+    }
+
+    #[async_trait]
+    impl Fetcher for FakeFetcher {
+        fn name(&self) -> &str {
+            "fake"
+        }
+        async fn fetch(&self, url: &str) -> FetchOutcome {
+            self.fetches
+                .lock()
+                .expect("not poisoned")
+                .push(url.to_string());
+            self.pages.get(url).cloned().unwrap_or_else(|| {
+                FetchOutcome::Rejected(Rejection::new(Label::Unreachable, Reason::Http(404)))
+            })
+        }
+    }
+
+    /// Answers with a fixed judgement (or error) and records what it was shown.
+    struct FakeJudge {
+        answer: Box<dyn Fn(&[String]) -> Result<Judgement, JudgeError> + Send + Sync>,
+        calls: AtomicUsize,
+    }
+
+    #[async_trait]
+    impl Judge for FakeJudge {
+        fn info(&self) -> JudgeInfo {
+            JudgeInfo {
+                provider: "fake".into(),
+                model: "fixed".into(),
+                prompt_version: "t1".into(),
+            }
+        }
+        async fn judge(&self, _claim: &str, passages: &[String]) -> Result<Judgement, JudgeError> {
+            self.calls.fetch_add(1, Ordering::SeqCst);
+            (self.answer)(passages)
+        }
+    }
+
+    fn page(markdown: &str) -> FetchOutcome {
+        FetchOutcome::Page(Page {
+            final_url: "https://site.example/final".into(),
+            original_status: 200,
+            markdown: markdown.into(),
+            rid: Some("rid-1".into()),
+            paywalled: false,
+        })
+    }
+
+    fn judge_saying(label: JudgeLabel, quote: Option<&'static str>) -> Arc<FakeJudge> {
+        Arc::new(FakeJudge {
+            answer: Box::new(move |_| {
+                Ok(Judgement {
+                    label,
+                    evidence_quote: quote.map(str::to_string),
+                    confidence: 0.9,
+                    usage: Some(TokenUsage {
+                        input_tokens: 100,
+                        output_tokens: 10,
+                    }),
+                    detail: None,
+                })
+            }),
+            calls: AtomicUsize::new(0),
+        })
+    }
+
+    fn verifier(fetcher: Arc<FakeFetcher>, judge: Arc<FakeJudge>) -> Verifier {
+        Verifier::new(
+            fetcher,
+            Arc::new(Bm25Ranker),
+            judge,
+            VerifyOptions::default(),
+        )
+        .expect("valid options")
+    }
+
+    const WATER: &str = "Water boils at 100 degrees Celsius at sea level.";
+
+    #[tokio::test]
+    async fn a_url_cited_twice_is_fetched_once_and_reported_twice() {
+        let fetcher = Arc::new(FakeFetcher::new(vec![("https://a.example/w", page(WATER))]));
+        let judge = judge_saying(JudgeLabel::Supported, Some(WATER));
+        let v = verifier(Arc::clone(&fetcher), Arc::clone(&judge));
+        let urls = vec![
+            "https://a.example/w".to_string(),
+            "https://a.example/gone".to_string(),
+            "https://a.example/w".to_string(),
+        ];
+        let result = v.verify(WATER, &urls).await;
+        assert_eq!(result.citations.len(), 3);
+        assert_eq!(result.citations[0].url, "https://a.example/w");
+        assert_eq!(result.citations[1].label, Label::Unreachable);
+        assert_eq!(result.citations[2].label, Label::Supported);
+        assert_eq!(result.overall, Label::Supported);
+        let fetches = fetcher.fetches.lock().expect("not poisoned").clone();
+        assert_eq!(fetches.iter().filter(|u| u.ends_with("/w")).count(), 1);
+        assert_eq!(result.usage().input_tokens, 200);
+    }
+
+    #[tokio::test]
+    async fn a_rejected_citation_never_reaches_the_judge() {
+        let fetcher = Arc::new(FakeFetcher::new(vec![]));
+        let judge = judge_saying(JudgeLabel::Supported, Some(WATER));
+        let v = verifier(fetcher, Arc::clone(&judge));
+        let result = v
+            .verify(WATER, &["https://a.example/dead".to_string()])
+            .await;
+        assert_eq!(result.overall, Label::Unreachable);
+        assert_eq!(result.citations[0].reason, Some(Reason::Http(404)));
+        assert_eq!(result.citations[0].confidence, 1.0);
+        assert_eq!(judge.calls.load(Ordering::SeqCst), 0);
+    }
+
+    #[tokio::test]
+    async fn the_verdict_carries_the_page_facts_and_the_guarded_quote() {
+        let fetcher = Arc::new(FakeFetcher::new(vec![("https://a.example/w", page(WATER))]));
+        let v = verifier(fetcher, judge_saying(JudgeLabel::Contradicted, Some(WATER)));
+        let result = v
+            .verify(
+                "Water boils at 50 degrees.",
+                &["https://a.example/w".to_string()],
+            )
+            .await;
+        let c = &result.citations[0];
+        assert_eq!(c.label, Label::Contradicted);
+        assert_eq!(c.evidence_quote.as_deref(), Some(WATER));
+        assert_eq!(c.final_url.as_deref(), Some("https://site.example/final"));
+        assert_eq!(c.original_status, Some(200));
+        assert_eq!(c.rid.as_deref(), Some("rid-1"));
+        let meta = c.meta.as_ref().expect("meta is set for judged pages");
+        assert_eq!(
+            meta.judge.as_ref().map(|j| j.provider.as_str()),
+            Some("fake")
+        );
+        assert_eq!(meta.content_sha256.as_ref().map(String::len), Some(64));
+    }
+
+    #[tokio::test]
+    async fn an_invented_quote_is_downgraded() {
+        let fetcher = Arc::new(FakeFetcher::new(vec![("https://a.example/w", page(WATER))]));
+        let v = verifier(
+            fetcher,
+            judge_saying(JudgeLabel::Supported, Some("Water boils at 50 degrees.")),
+        );
+        let result = v.verify(WATER, &["https://a.example/w".to_string()]).await;
+        assert_eq!(result.citations[0].label, Label::NotFound);
+        assert_eq!(
+            result.citations[0].reason,
+            Some(Reason::EvidenceQuoteNotInSource)
+        );
+        assert_eq!(result.citations[0].confidence, 0.0);
+    }
+
+    #[tokio::test]
+    async fn a_failing_judge_is_a_judge_error_not_a_verdict() {
+        let fetcher = Arc::new(FakeFetcher::new(vec![("https://a.example/w", page(WATER))]));
+        let judge = Arc::new(FakeJudge {
+            answer: Box::new(|_| Err(JudgeError::InvalidAnswer("not JSON".into()))),
+            calls: AtomicUsize::new(0),
+        });
+        let v = verifier(fetcher, judge);
+        let result = v.verify(WATER, &["https://a.example/w".to_string()]).await;
+        let c = &result.citations[0];
+        assert_eq!(c.label, Label::NotFound);
+        assert_eq!(c.reason, Some(Reason::JudgeError));
+        assert!(c.detail.as_deref().is_some_and(|d| d.contains("not JSON")));
+    }
+
+    #[tokio::test]
+    async fn a_paywall_names_the_reason_only_when_nothing_was_found() {
+        let mut outcome = page("Subscribe to continue reading. A short teaser about boats.");
+        if let FetchOutcome::Page(p) = &mut outcome {
+            p.paywalled = true;
+        }
+        let fetcher = Arc::new(FakeFetcher::new(vec![("https://a.example/p", outcome)]));
+        let v = verifier(fetcher, judge_saying(JudgeLabel::NotFound, None));
+        let result = v.verify(WATER, &["https://a.example/p".to_string()]).await;
+        assert_eq!(result.citations[0].label, Label::NotFound);
+        assert_eq!(result.citations[0].reason, Some(Reason::Paywall));
+    }
+
+    #[tokio::test]
+    async fn the_judge_sees_at_most_k_passages_best_first() {
+        let markdown = (0..30)
+            .map(|i| format!("Paragraph {i} about unrelated gardening topics and soil."))
+            .chain(std::iter::once(WATER.to_string()))
+            .collect::<Vec<_>>()
+            .join("\n\n");
+        let fetcher = Arc::new(FakeFetcher::new(vec![(
+            "https://a.example/w",
+            page(&markdown),
+        )]));
+        let seen = Arc::new(Mutex::new(Vec::<String>::new()));
+        let seen_in_judge = Arc::clone(&seen);
+        let judge = Arc::new(FakeJudge {
+            answer: Box::new(move |passages| {
+                *seen_in_judge.lock().expect("not poisoned") = passages.to_vec();
+                Err(JudgeError::Transport("recorded".into()))
+            }),
+            calls: AtomicUsize::new(0),
+        });
+        let options = VerifyOptions {
+            max_words: 20,
+            top_k: 2,
+            ..VerifyOptions::default()
+        };
+        let v = Verifier::new(fetcher, Arc::new(Bm25Ranker), judge, options).expect("valid");
+        v.verify(
+            "water boils 100 degrees",
+            &["https://a.example/w".to_string()],
+        )
+        .await;
+        let seen = seen.lock().expect("not poisoned").clone();
+        assert_eq!(seen.len(), 2);
+        assert!(seen[0].contains(WATER), "{seen:?}");
+    }
+
+    #[test]
+    fn invalid_options_are_refused_when_building() {
+        let fetcher = Arc::new(FakeFetcher::new(vec![]));
+        let judge = judge_saying(JudgeLabel::NotFound, None);
+        for options in [
+            VerifyOptions {
+                max_words: 0,
+                ..VerifyOptions::default()
+            },
+            VerifyOptions {
+                top_k: 0,
+                ..VerifyOptions::default()
+            },
+            VerifyOptions {
+                fetch_concurrency: 0,
+                ..VerifyOptions::default()
+            },
+            VerifyOptions {
+                judge_concurrency: 0,
+                ..VerifyOptions::default()
+            },
+        ] {
+            assert!(Verifier::new(
+                Arc::clone(&fetcher) as Arc<dyn Fetcher>,
+                Arc::new(Bm25Ranker),
+                Arc::clone(&judge) as Arc<dyn Judge>,
+                options
+            )
+            .is_err());
+        }
+    }
+}

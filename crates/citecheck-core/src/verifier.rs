@@ -348,9 +348,11 @@ mod tests {
         }
     }
 
+    type Answer = Box<dyn Fn(&[String]) -> Result<Judgement, JudgeError> + Send + Sync>;
+
     /// Answers with a fixed judgement (or error) and records what it was shown.
     struct FakeJudge {
-        answer: Box<dyn Fn(&[String]) -> Result<Judgement, JudgeError> + Send + Sync>,
+        answer: Answer,
         calls: AtomicUsize,
     }
 

@@ -8,6 +8,21 @@ use thiserror::Error;
 
 use crate::model::{JudgeInfo, TokenUsage};
 
+pub mod answer;
+pub mod anthropic;
+pub mod config;
+mod http;
+pub mod ollama;
+pub mod openai;
+pub mod prompt;
+
+pub use anthropic::AnthropicJudge;
+pub use config::{build_llm_judge, JudgeConfigError, LlmJudgeConfig, LlmProvider};
+pub use ollama::OllamaJudge;
+pub use openai::OpenAiJudge;
+/// Keys travel as [`SecretString`]; re-exported so callers need not depend on `secrecy`.
+pub use secrecy::{ExposeSecret, SecretString};
+
 /// The labels a judge may give. `unreachable` is never a judge's call: the fetch stage sets it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

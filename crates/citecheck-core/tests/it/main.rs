@@ -1,0 +1,3 @@
+//! citecheck-core's integration tests: one binary, split by feature.
+
+mod judges;

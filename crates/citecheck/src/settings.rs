@@ -1,0 +1,332 @@
+//! Resolved settings: defaults < config file < environment < flags.
+//!
+//! clap already merges the environment and the flags (a flag wins); the config file fills in
+//! what neither set, and the core's `pub const` defaults fill in the rest. Secrets are read from
+//! the environment only, never from the config file, so a config file can be committed.
+
+use std::collections::HashSet;
+use std::path::Path;
+use std::time::Duration;
+
+use citecheck_core::fetch::direct::{self, FetchOptions};
+use citecheck_core::fetch::resolve::GuardPolicy;
+use citecheck_core::rank::DEFAULT_TOP_K;
+use citecheck_core::verifier::{
+    VerifyOptions, DEFAULT_FETCH_CONCURRENCY, DEFAULT_JUDGE_CONCURRENCY,
+};
+use serde::Deserialize;
+
+use crate::cli::GlobalArgs;
+
+/// A configuration or usage problem: the process exits with code 3.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct ConfigError(pub String);
+
+fn config_error(message: impl Into<String>) -> anyhow::Error {
+    ConfigError(message.into()).into()
+}
+
+/// The config file's shape. Unknown keys are errors, so a typo does not silently do nothing.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileConfig {
+    #[serde(default)]
+    pub fetch: FetchSection,
+    #[serde(default)]
+    pub pipeline: PipelineSection,
+    #[serde(default)]
+    pub judge: JudgeSection,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FetchSection {
+    pub fetcher: Option<String>,
+    pub connect_timeout_secs: Option<f64>,
+    pub timeout_secs: Option<f64>,
+    pub max_body_bytes: Option<u64>,
+    pub max_redirects: Option<usize>,
+    pub attempts: Option<u32>,
+    pub concurrency: Option<usize>,
+    pub user_agent: Option<String>,
+    pub allow_private_hosts: Option<bool>,
+    pub allowed_hosts: Option<Vec<String>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PipelineSection {
+    pub ranker: Option<String>,
+    pub top_k: Option<usize>,
+    pub max_words: Option<usize>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JudgeSection {
+    pub provider: Option<String>,
+    pub model: Option<String>,
+    pub concurrency: Option<usize>,
+}
+
+/// Which fetch backend to use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FetcherKind {
+    Direct,
+}
+
+/// Which ranker to use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RankerKind {
+    Lexical,
+}
+
+/// Which judge to use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JudgeProvider {
+    Local,
+}
+
+impl JudgeProvider {
+    fn parse(text: &str) -> anyhow::Result<Self> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "local" => Ok(JudgeProvider::Local),
+            other => Err(config_error(format!(
+                "unknown judge `{other}` (JUDGE_PROVIDER / --judge): expected local"
+            ))),
+        }
+    }
+}
+
+/// Everything needed to build the pipeline.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub fetcher: FetcherKind,
+    pub fetch: FetchOptions,
+    pub ranker: RankerKind,
+    pub verify: VerifyOptions,
+    pub judge: JudgeProvider,
+    pub judge_model: Option<String>,
+}
+
+impl Settings {
+    /// Resolves settings from flags/environment (`args`) and the config file they name.
+    pub fn resolve(args: &GlobalArgs) -> anyhow::Result<Settings> {
+        let file = match &args.config {
+            Some(path) => load_file(path)?,
+            None => FileConfig::default(),
+        };
+        Self::merge(args, file)
+    }
+
+    pub fn merge(args: &GlobalArgs, file: FileConfig) -> anyhow::Result<Settings> {
+        let fetcher = match args
+            .fetcher
+            .clone()
+            .or(file.fetch.fetcher)
+            .unwrap_or_else(|| "direct".to_string())
+            .to_ascii_lowercase()
+            .as_str()
+        {
+            "direct" => FetcherKind::Direct,
+            other => {
+                return Err(config_error(format!(
+                    "unknown fetcher `{other}` (FETCHER / --fetcher): expected direct"
+                )))
+            }
+        };
+        let ranker = match args
+            .ranker
+            .clone()
+            .or(file.pipeline.ranker)
+            .unwrap_or_else(|| "lexical".to_string())
+            .to_ascii_lowercase()
+            .as_str()
+        {
+            "lexical" | "bm25" => RankerKind::Lexical,
+            other => {
+                return Err(config_error(format!(
+                    "unknown ranker `{other}` (CITECHECK_RANKER / --ranker): expected lexical"
+                )))
+            }
+        };
+        let judge = JudgeProvider::parse(
+            args.judge
+                .as_deref()
+                .or(file.judge.provider.as_deref())
+                .unwrap_or("local"),
+        )?;
+
+        let mut allowed_hosts: HashSet<String> = file
+            .fetch
+            .allowed_hosts
+            .unwrap_or_default()
+            .into_iter()
+            .map(|h| h.trim().to_ascii_lowercase())
+            .collect();
+        allowed_hosts.extend(
+            args.allow_hosts
+                .iter()
+                .map(|h| h.trim().to_ascii_lowercase())
+                .filter(|h| !h.is_empty()),
+        );
+        let allow_private = args
+            .allow_private_hosts
+            .or(file.fetch.allow_private_hosts)
+            .unwrap_or(false);
+
+        let fetch = FetchOptions {
+            connect_timeout: seconds(
+                "connect timeout",
+                args.connect_timeout.or(file.fetch.connect_timeout_secs),
+                direct::DEFAULT_CONNECT_TIMEOUT,
+            )?,
+            timeout: seconds(
+                "timeout",
+                args.timeout.or(file.fetch.timeout_secs),
+                direct::DEFAULT_TIMEOUT,
+            )?,
+            max_body_bytes: positive(
+                "max body bytes",
+                args.max_body_bytes.or(file.fetch.max_body_bytes),
+                direct::DEFAULT_MAX_BODY_BYTES,
+            )?,
+            max_redirects: args
+                .max_redirects
+                .or(file.fetch.max_redirects)
+                .unwrap_or(direct::DEFAULT_MAX_REDIRECTS),
+            attempts: positive(
+                "fetch attempts",
+                args.fetch_attempts.or(file.fetch.attempts),
+                direct::DEFAULT_ATTEMPTS,
+            )?,
+            user_agent: args
+                .user_agent
+                .clone()
+                .or(file.fetch.user_agent)
+                .unwrap_or_else(|| direct::DEFAULT_USER_AGENT.to_string()),
+            guard: GuardPolicy {
+                enabled: !allow_private,
+                allowed_hosts,
+            },
+            ..FetchOptions::default()
+        };
+        let verify = VerifyOptions {
+            top_k: positive("top k", args.top_k.or(file.pipeline.top_k), DEFAULT_TOP_K)?,
+            max_words: positive(
+                "max words",
+                args.max_words.or(file.pipeline.max_words),
+                citecheck_core::passage::DEFAULT_MAX_WORDS,
+            )?,
+            fetch_concurrency: positive(
+                "fetch concurrency",
+                args.fetch_concurrency.or(file.fetch.concurrency),
+                DEFAULT_FETCH_CONCURRENCY,
+            )?,
+            judge_concurrency: positive(
+                "judge concurrency",
+                args.judge_concurrency.or(file.judge.concurrency),
+                DEFAULT_JUDGE_CONCURRENCY,
+            )?,
+        };
+        Ok(Settings {
+            fetcher,
+            fetch,
+            ranker,
+            verify,
+            judge,
+            judge_model: args.judge_model.clone().or(file.judge.model),
+        })
+    }
+}
+
+/// Reads and parses a config file; every problem names the file.
+pub fn load_file(path: &Path) -> anyhow::Result<FileConfig> {
+    let text = std::fs::read_to_string(path).map_err(|err| {
+        config_error(format!("cannot read config file {}: {err}", path.display()))
+    })?;
+    toml::from_str(&text)
+        .map_err(|err| config_error(format!("invalid config file {}: {err}", path.display())))
+}
+
+fn seconds(name: &str, value: Option<f64>, default: Duration) -> anyhow::Result<Duration> {
+    match value {
+        None => Ok(default),
+        Some(secs) if secs.is_finite() && secs > 0.0 && secs <= 86_400.0 => {
+            Ok(Duration::from_secs_f64(secs))
+        }
+        Some(secs) => Err(config_error(format!(
+            "{name} must be a positive number of seconds up to 86400, got {secs}"
+        ))),
+    }
+}
+
+fn positive<T>(name: &str, value: Option<T>, default: T) -> anyhow::Result<T>
+where
+    T: PartialOrd + Default + std::fmt::Display + Copy,
+{
+    match value {
+        None => Ok(default),
+        Some(v) if v > T::default() => Ok(v),
+        Some(v) => Err(config_error(format!("{name} must be at least 1, got {v}"))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    fn args(extra: &[&str]) -> GlobalArgs {
+        let mut argv = vec!["citecheck"];
+        argv.extend_from_slice(extra);
+        argv.extend_from_slice(&["verify", "--claim", "x", "http://a.example/"]);
+        crate::cli::Cli::try_parse_from(argv)
+            .expect("parses")
+            .global
+    }
+
+    #[test]
+    fn flags_override_the_file_which_overrides_defaults() {
+        let file: FileConfig =
+            toml::from_str("[pipeline]\ntop_k = 5\nmax_words = 120\n[fetch]\ntimeout_secs = 2.5\n")
+                .expect("valid toml");
+        let s = Settings::merge(&args(&["--top-k", "7"]), file).expect("valid");
+        assert_eq!(s.verify.top_k, 7);
+        assert_eq!(s.verify.max_words, 120);
+        assert_eq!(s.fetch.timeout, Duration::from_millis(2500));
+        assert_eq!(s.fetch.max_body_bytes, direct::DEFAULT_MAX_BODY_BYTES);
+        assert!(s.fetch.guard.enabled);
+    }
+
+    #[test]
+    fn unknown_keys_and_bad_values_are_configuration_errors() {
+        assert!(toml::from_str::<FileConfig>("[fetch]\ntimeout = 3\n").is_err());
+        let err = Settings::merge(&args(&["--top-k", "0"]), FileConfig::default())
+            .expect_err("zero is refused");
+        assert!(err.downcast_ref::<ConfigError>().is_some());
+        assert!(err.to_string().contains("top k"));
+        let err = Settings::merge(&args(&["--judge", "oracle"]), FileConfig::default())
+            .expect_err("unknown judge");
+        assert!(err.to_string().contains("oracle"));
+    }
+
+    #[test]
+    fn the_guard_can_be_turned_off_or_narrowed() {
+        let s = Settings::merge(&args(&["--allow-private-hosts"]), FileConfig::default())
+            .expect("valid");
+        assert!(!s.fetch.guard.enabled);
+        let s = Settings::merge(
+            &args(&[
+                "--allow-private-hosts=false",
+                "--allow-host",
+                "Wiki.Internal",
+            ]),
+            FileConfig::default(),
+        )
+        .expect("valid");
+        assert!(s.fetch.guard.enabled);
+        assert!(s.fetch.guard.allowed_hosts.contains("wiki.internal"));
+    }
+}

@@ -11,6 +11,7 @@
 use async_trait::async_trait;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use serde_json::{json, Value};
+use tracing::Instrument;
 use url::Url;
 
 use super::answer::{self, snippet};
@@ -86,9 +87,11 @@ impl Judge for AnthropicJudge {
             HeaderValue::from_static(ANTHROPIC_VERSION),
         );
         let body = self.request_body(claim, passages);
+        let span = tracing::debug_span!("judge_call", provider = "anthropic", model = %self.model);
         let response = self
             .client
             .post_json(&self.endpoint, headers, &body)
+            .instrument(span)
             .await?;
         read_response(&response)
     }

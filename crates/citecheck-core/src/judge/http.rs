@@ -89,7 +89,10 @@ impl JsonClient {
         let mut attempt = 1;
         loop {
             let failure = match self.attempt(url, headers.clone(), body).await {
-                Ok(value) => return Ok(value),
+                Ok(value) => {
+                    tracing::debug!(attempt, "judge answered");
+                    return Ok(value);
+                }
                 Err(failure) => failure,
             };
             if !failure.retry {

@@ -9,6 +9,7 @@
 use async_trait::async_trait;
 use reqwest::header::HeaderMap;
 use serde_json::{json, Value};
+use tracing::Instrument;
 use url::Url;
 
 use super::answer::{self, snippet};
@@ -64,9 +65,11 @@ impl Judge for OllamaJudge {
 
     async fn judge(&self, claim: &str, passages: &[String]) -> Result<Judgement, JudgeError> {
         let body = self.request_body(claim, passages);
+        let span = tracing::debug_span!("judge_call", provider = "ollama", model = %self.model);
         let response = self
             .client
             .post_json(&self.endpoint, HeaderMap::new(), &body)
+            .instrument(span)
             .await?;
         read_response(&response)
     }

@@ -11,6 +11,7 @@
 use async_trait::async_trait;
 use reqwest::header::{HeaderMap, AUTHORIZATION};
 use serde_json::{json, Value};
+use tracing::Instrument;
 use url::Url;
 
 use super::answer::{self, snippet};
@@ -83,9 +84,11 @@ impl Judge for OpenAiJudge {
             headers.insert(AUTHORIZATION, value);
         }
         let body = self.request_body(claim, passages);
+        let span = tracing::debug_span!("judge_call", provider = "openai", model = %self.model);
         let response = self
             .client
             .post_json(&self.endpoint, headers, &body)
+            .instrument(span)
             .await?;
         read_response(&response)
     }

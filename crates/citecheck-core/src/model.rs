@@ -257,6 +257,83 @@ pub struct VerdictMeta {
     /// When the page was fetched (RFC 3339, UTC).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fetched_at: Option<String>,
+    /// Requests and estimated credits a crawling service spent on this URL (Crawlbase only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub crawl_cost: Option<CrawlCost>,
+}
+
+/// What fetching through a crawling service cost: requests counted by kind as they were sent,
+/// and the credits they are estimated to be billed.
+///
+/// The estimate follows Crawlbase's published rules: a normal request costs 1 credit, a
+/// JavaScript-rendered one 2, and keeping the page in storage adds 0.5; a failed crawl is not
+/// billed, a crawl of a 404/410 page is, and reading a stored page back is free. The service's
+/// own dashboard is the authority; this is what citecheck can tell from the answers it saw.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+pub struct CrawlCost {
+    /// Crawling API requests sent with the normal token and no browser rendering.
+    #[serde(default)]
+    pub normal_requests: u64,
+    /// Crawling API requests rendered in a browser (JavaScript token, or `javascript=true`).
+    #[serde(default)]
+    pub javascript_requests: u64,
+    /// Storage API reads (replays of stored pages).
+    #[serde(default)]
+    pub storage_requests: u64,
+    /// Normal requests the service bills.
+    #[serde(default)]
+    pub billed_normal: u64,
+    /// JavaScript requests the service bills.
+    #[serde(default)]
+    pub billed_javascript: u64,
+    /// Pages kept in the service's storage.
+    #[serde(default)]
+    pub stored_pages: u64,
+}
+
+impl CrawlCost {
+    pub const NORMAL_CREDITS: f64 = 1.0;
+    pub const JAVASCRIPT_CREDITS: f64 = 2.0;
+    pub const STORED_PAGE_CREDITS: f64 = 0.5;
+
+    /// Every request sent, whatever its kind.
+    pub fn requests(&self) -> u64 {
+        self.normal_requests + self.javascript_requests + self.storage_requests
+    }
+
+    /// The estimated credits billed.
+    pub fn credits(&self) -> f64 {
+        self.billed_normal as f64 * Self::NORMAL_CREDITS
+            + self.billed_javascript as f64 * Self::JAVASCRIPT_CREDITS
+            + self.stored_pages as f64 * Self::STORED_PAGE_CREDITS
+    }
+}
+
+impl std::ops::AddAssign for CrawlCost {
+    fn add_assign(&mut self, rhs: Self) {
+        self.normal_requests += rhs.normal_requests;
+        self.javascript_requests += rhs.javascript_requests;
+        self.storage_requests += rhs.storage_requests;
+        self.billed_normal += rhs.billed_normal;
+        self.billed_javascript += rhs.billed_javascript;
+        self.stored_pages += rhs.stored_pages;
+    }
+}
+
+/// Serialised with the estimate alongside the counts, so a report needs no billing rules.
+impl Serialize for CrawlCost {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut s = serializer.serialize_struct("CrawlCost", 7)?;
+        s.serialize_field("normal_requests", &self.normal_requests)?;
+        s.serialize_field("javascript_requests", &self.javascript_requests)?;
+        s.serialize_field("storage_requests", &self.storage_requests)?;
+        s.serialize_field("billed_normal", &self.billed_normal)?;
+        s.serialize_field("billed_javascript", &self.billed_javascript)?;
+        s.serialize_field("stored_pages", &self.stored_pages)?;
+        s.serialize_field("estimated_credits", &self.credits())?;
+        s.end()
+    }
 }
 
 /// Which judge produced a verdict.
@@ -299,6 +376,21 @@ impl ClaimVerdict {
             .filter_map(|c| c.meta.as_ref().and_then(|m| m.usage))
         {
             total += usage;
+        }
+        total
+    }
+
+    /// Crawl cost summed over the claim's distinct URLs (a URL cited twice was fetched once).
+    pub fn crawl_cost(&self) -> CrawlCost {
+        let mut seen = std::collections::HashSet::new();
+        let mut total = CrawlCost::default();
+        for citation in &self.citations {
+            if !seen.insert(citation.url.as_str()) {
+                continue;
+            }
+            if let Some(cost) = citation.meta.as_ref().and_then(|m| m.crawl_cost) {
+                total += cost;
+            }
         }
         total
     }
@@ -362,6 +454,46 @@ mod tests {
             assert!(failed.is_fetch_failure() && !failed.is_dead(), "{failed}");
         }
         assert!(!Reason::Soft404.is_dead() && !Reason::Soft404.is_fetch_failure());
+    }
+
+    #[test]
+    fn crawl_cost_estimates_credits_and_serialises_the_estimate() {
+        let cost = CrawlCost {
+            normal_requests: 2,
+            javascript_requests: 1,
+            storage_requests: 1,
+            billed_normal: 1,
+            billed_javascript: 1,
+            stored_pages: 2,
+        };
+        assert_eq!(cost.requests(), 4);
+        assert_eq!(cost.credits(), 4.0);
+        let json = serde_json::to_value(cost).expect("serialises");
+        assert_eq!(json["estimated_credits"], 4.0);
+        let back: CrawlCost = serde_json::from_value(json).expect("reads back");
+        assert_eq!(back, cost);
+    }
+
+    #[test]
+    fn a_claims_crawl_cost_counts_a_url_cited_twice_once() {
+        let mut v =
+            UrlVerdict::without_judge("https://a.example/x", Label::NotFound, Reason::Soft404);
+        v.meta = Some(VerdictMeta {
+            crawl_cost: Some(CrawlCost {
+                normal_requests: 1,
+                billed_normal: 1,
+                stored_pages: 1,
+                ..CrawlCost::default()
+            }),
+            ..VerdictMeta::default()
+        });
+        let claim = ClaimVerdict {
+            claim: "c".into(),
+            overall: Label::NotFound,
+            citations: vec![v.clone(), v],
+        };
+        assert_eq!(claim.crawl_cost().normal_requests, 1);
+        assert_eq!(claim.crawl_cost().credits(), 1.5);
     }
 
     #[test]

@@ -202,6 +202,7 @@ impl Verifier {
         verdict.detail = rejection.detail.clone();
         verdict.meta = Some(VerdictMeta {
             fetcher: Some(self.fetcher.name().to_string()),
+            crawl_cost: rejection.cost,
             ..VerdictMeta::default()
         });
         verdict
@@ -225,6 +226,7 @@ impl Verifier {
                 usage: None,
                 content_sha256: Some(prepared.passages.content_sha256.clone()),
                 fetched_at: Some(prepared.fetched_at.clone()),
+                crawl_cost: page.cost,
             }),
         };
 
@@ -378,6 +380,7 @@ mod tests {
             markdown: markdown.into(),
             rid: Some("rid-1".into()),
             paywalled: false,
+            cost: None,
         })
     }
 

@@ -138,6 +138,7 @@ pub fn interpret_markdown(
             paywalled: content::looks_paywalled(&markdown, html),
             markdown,
             rid: None,
+            cost: None,
         }),
     }
 }

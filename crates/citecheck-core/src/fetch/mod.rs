@@ -5,14 +5,16 @@
 
 use async_trait::async_trait;
 
-use crate::model::{Label, Reason};
+use crate::model::{CrawlCost, Label, Reason};
 
 pub mod address;
 pub mod charset;
+pub mod crawlbase;
 pub mod direct;
 pub mod interpret;
 pub mod resolve;
 
+pub use crawlbase::{CrawlbaseConfig, CrawlbaseError, CrawlbaseFetcher};
 pub use direct::{DirectFetcher, FetchOptions};
 
 /// A page that was read and is worth judging.
@@ -28,6 +30,8 @@ pub struct Page {
     pub rid: Option<String>,
     /// The page looks like a subscription wall; names the reason if the judge finds nothing.
     pub paywalled: bool,
+    /// What a crawling service spent fetching the page; `None` for fetchers that cost nothing.
+    pub cost: Option<CrawlCost>,
 }
 
 /// The fetch stage decided the citation's verdict itself.
@@ -39,6 +43,8 @@ pub struct Rejection {
     pub original_status: Option<u16>,
     /// The underlying cause in words (an error chain, the status line), for logs and the audit.
     pub detail: Option<String>,
+    /// What a crawling service spent reaching this verdict; `None` for fetchers that cost nothing.
+    pub cost: Option<CrawlCost>,
 }
 
 impl Rejection {
@@ -49,6 +55,7 @@ impl Rejection {
             final_url: None,
             original_status: None,
             detail: None,
+            cost: None,
         }
     }
 

@@ -85,6 +85,15 @@ pub fn classify(markdown: &str, title: Option<&str>, html: Option<&str>) -> Page
     PageKind::Content
 }
 
+/// Classifies a plain-text or Markdown response, used as it is. It can be a "not found" notice,
+/// but never a script shell: a short text file is short, not empty, and is judged.
+pub fn classify_text(text: &str) -> PageKind {
+    if non_whitespace_chars(text) < SOFT_404_MAX_CHARS && looks_like_not_found(text, None) {
+        return PageKind::Soft404;
+    }
+    PageKind::Content
+}
+
 /// True when the title or text reads like a "not found" template.
 pub fn looks_like_not_found(markdown: &str, title: Option<&str>) -> bool {
     let title = title.unwrap_or_default().to_lowercase();
@@ -173,6 +182,15 @@ mod tests {
         );
         // Without the raw page (a crawling service's Markdown), thin means a shell.
         assert_eq!(classify("Loading", None, None), PageKind::NeedsJavascript);
+    }
+
+    #[test]
+    fn a_text_response_is_never_a_script_shell_but_can_be_a_not_found_notice() {
+        assert_eq!(classify_text("Open nine to five."), PageKind::Content);
+        assert_eq!(classify_text(""), PageKind::Content);
+        assert_eq!(classify_text("404 page not found"), PageKind::Soft404);
+        let long = long_article_mentioning_404();
+        assert_eq!(classify_text(&long), PageKind::Content);
     }
 
     #[test]

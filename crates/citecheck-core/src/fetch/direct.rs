@@ -91,6 +91,31 @@ enum Attempt {
     },
 }
 
+impl Attempt {
+    /// Records the status the origin answered before the failure (one that struck the body).
+    fn with_status(self, status: u16) -> Attempt {
+        match self {
+            Attempt::Done(FetchOutcome::Rejected(rejection)) => {
+                Attempt::Done(FetchOutcome::Rejected(Rejection {
+                    original_status: Some(status),
+                    ..rejection
+                }))
+            }
+            Attempt::Retry {
+                rejection,
+                retry_after,
+            } => Attempt::Retry {
+                rejection: Rejection {
+                    original_status: Some(status),
+                    ..rejection
+                },
+                retry_after,
+            },
+            done => done,
+        }
+    }
+}
+
 impl DirectFetcher {
     pub fn new(options: FetchOptions) -> Result<Self, FetcherBuildError> {
         Self::with_resolver(options, Arc::new(SystemResolver))
@@ -143,6 +168,13 @@ impl DirectFetcher {
         for _hop in 0..=self.options.max_redirects {
             if let Some(rejection) = self.destination_refusal(&current) {
                 return Attempt::Done(FetchOutcome::Rejected(rejection));
+            }
+            if interpret::has_pdf_path(&current) {
+                // Its text is never judged, so neither the first URL nor a hop is downloaded.
+                return Attempt::Done(FetchOutcome::Rejected(
+                    Rejection::new(Label::NotFound, Reason::PdfUnsupported)
+                        .at(current.as_str(), None),
+                ));
             }
             let response = match self.client.get(current.clone()).send().await {
                 Ok(response) => response,
@@ -227,20 +259,17 @@ impl DirectFetcher {
             .get(CONTENT_TYPE)
             .and_then(|v| v.to_str().ok())
             .map(str::to_string);
-        if interpret::body_kind(content_type.as_deref(), b"x") == BodyKind::Pdf {
-            // Declared a PDF: no need to download it.
-            return Attempt::Done(interpret::interpret_body(
-                requested,
-                final_url,
-                status,
-                BodyKind::Pdf,
-                "",
-            ));
+        let declared = interpret::declared_kind(content_type.as_deref());
+        if let Some(outcome) =
+            interpret::rejection_before_body(requested, final_url, status, declared)
+        {
+            return Attempt::Done(outcome);
         }
         let body = match self.read_capped(final_url, status, response).await {
             Ok(body) => body,
             Err(attempt) => return attempt,
         };
+        let at = final_url.to_string();
         let requested = requested.clone();
         let final_url = final_url.clone();
         let work = move || {
@@ -259,6 +288,7 @@ impl DirectFetcher {
             Ok(outcome) => Attempt::Done(outcome),
             Err(err) => Attempt::Done(FetchOutcome::Rejected(
                 Rejection::new(Label::NotFound, Reason::BadResponse)
+                    .at(at, Some(status))
                     .detail(format!("page conversion failed: {err}")),
             )),
         }
@@ -278,19 +308,8 @@ impl DirectFetcher {
         let mut body = Vec::new();
         let mut stream = response.bytes_stream();
         while let Some(chunk) = stream.next().await {
-            let chunk = chunk.map_err(|err| match transport_failure(final_url, &err) {
-                Attempt::Retry {
-                    rejection,
-                    retry_after,
-                } => Attempt::Retry {
-                    rejection: Rejection {
-                        original_status: Some(status),
-                        ..rejection
-                    },
-                    retry_after,
-                },
-                done => done,
-            })?;
+            let chunk =
+                chunk.map_err(|err| transport_failure(final_url, &err).with_status(status))?;
             if body.len() as u64 + chunk.len() as u64 > cap {
                 return Err(too_large(final_url, status, cap));
             }
@@ -326,17 +345,6 @@ impl Fetcher for DirectFetcher {
                 )
             }
         };
-        if !matches!(requested.scheme(), "http" | "https") {
-            return FetchOutcome::Rejected(
-                Rejection::new(Label::NotFound, Reason::BlockedAddress).detail(format!(
-                    "the scheme `{}` is not fetched",
-                    requested.scheme()
-                )),
-            );
-        }
-        if interpret::has_pdf_path(&requested) {
-            return FetchOutcome::Rejected(Rejection::new(Label::NotFound, Reason::PdfUnsupported));
-        }
         let mut attempt = 1;
         loop {
             match self.attempt(&requested).await {
@@ -418,7 +426,9 @@ fn transport_failure(url: &Url, err: &reqwest::Error) -> Attempt {
         }
         Some(ResolveError::Failed { .. }) => (Label::Unreachable, Reason::DnsError, true),
         None if err.is_timeout() => (Label::Unreachable, Reason::Timeout, true),
-        None if is_tls_failure(&chain) => (Label::Unreachable, Reason::TlsError, false),
+        // A body that does not decompress: the server's fault, and the same next time.
+        None if err.is_decode() => (Label::Unreachable, Reason::BadResponse, false),
+        None if is_tls_failure(err) => (Label::Unreachable, Reason::TlsError, false),
         None => (Label::Unreachable, Reason::ConnectError, true),
     };
     let rejection = Rejection::new(label, reason)
@@ -434,8 +444,13 @@ fn transport_failure(url: &Url, err: &reqwest::Error) -> Attempt {
     }
 }
 
-fn is_tls_failure(chain: &str) -> bool {
-    let lower = chain.to_ascii_lowercase();
+/// Whether the causes of `err` name a TLS failure. The client's own message is skipped: it
+/// quotes the URL, and a URL may well mention certificates.
+fn is_tls_failure(err: &reqwest::Error) -> bool {
+    let Some(cause) = std::error::Error::source(err) else {
+        return false;
+    };
+    let lower = error_chain(cause).to_ascii_lowercase();
     ["certificate", "tls", "handshake", "ssl"]
         .iter()
         .any(|needle| lower.contains(needle))

@@ -43,17 +43,23 @@ pub enum BodyKind {
 
 /// The body kind from a `Content-Type` value and a sniff of the body.
 pub fn body_kind(content_type: Option<&str>, body: &[u8]) -> BodyKind {
+    declared_kind(content_type).unwrap_or_else(|| sniff(body))
+}
+
+/// The body kind a `Content-Type` value settles on its own; `None` when the type is missing or
+/// says nothing (`application/octet-stream`) and only the body can tell.
+pub fn declared_kind(content_type: Option<&str>) -> Option<BodyKind> {
     let mime = content_type
         .and_then(|ct| ct.split(';').next())
         .map(|m| m.trim().to_ascii_lowercase())
-        .filter(|m| !m.is_empty());
-    match mime.as_deref() {
-        Some("text/html" | "application/xhtml+xml") => BodyKind::Html,
-        Some("application/pdf" | "application/x-pdf") => BodyKind::Pdf,
-        Some(m) if m.starts_with("text/") => BodyKind::Text,
-        Some("application/octet-stream" | "binary/octet-stream") | None => sniff(body),
-        Some(_) => BodyKind::Other,
-    }
+        .filter(|m| !m.is_empty())?;
+    Some(match mime.as_str() {
+        "text/html" | "application/xhtml+xml" => BodyKind::Html,
+        "application/pdf" | "application/x-pdf" => BodyKind::Pdf,
+        m if m.starts_with("text/") => BodyKind::Text,
+        "application/octet-stream" | "binary/octet-stream" => return None,
+        _ => BodyKind::Other,
+    })
 }
 
 fn sniff(body: &[u8]) -> BodyKind {
@@ -85,7 +91,7 @@ pub fn status_rejection(final_url: &Url, status: u16) -> Rejection {
 
 /// Interprets a successful answer's body: type checks, conversion, and the page rules.
 ///
-/// `text` is the decoded body; `raw` the bytes it came from (for sniffing).
+/// `text` is the decoded body.
 pub fn interpret_body(
     requested: &Url,
     final_url: &Url,
@@ -93,26 +99,48 @@ pub fn interpret_body(
     kind: BodyKind,
     text: &str,
 ) -> FetchOutcome {
-    let reject = |label, reason| {
-        FetchOutcome::Rejected(Rejection::new(label, reason).at(final_url.as_str(), Some(status)))
+    if let Some(outcome) = rejection_before_body(requested, final_url, status, Some(kind)) {
+        return outcome;
+    }
+    // PDFs and other types were refused above: what is left is HTML or text.
+    if kind == BodyKind::Html {
+        let extracted = extract::html_to_markdown(text, Some(final_url.as_str()));
+        return interpret_markdown(
+            final_url,
+            status,
+            extracted.markdown,
+            extracted.title.as_deref(),
+            Some(text),
+        );
+    }
+    let text = text.trim().to_string();
+    outcome(content::classify_text(&text), final_url, status, text, None)
+}
+
+/// The verdict a successful answer gets from its URL and body kind alone, so that a body that
+/// cannot be judged (a homepage, a PDF, an image) is not downloaded first: a large one would
+/// otherwise be reported as too large instead of for what it is.
+pub fn rejection_before_body(
+    requested: &Url,
+    final_url: &Url,
+    status: u16,
+    kind: Option<BodyKind>,
+) -> Option<FetchOutcome> {
+    let reject = |reason| {
+        Some(FetchOutcome::Rejected(
+            Rejection::new(Label::NotFound, reason).at(final_url.as_str(), Some(status)),
+        ))
     };
     if is_homepage_redirect(requested, final_url) {
-        return reject(Label::NotFound, Reason::RedirectedToHomepage);
+        return reject(Reason::RedirectedToHomepage);
     }
-    if kind == BodyKind::Pdf || has_pdf_path(final_url) {
-        return reject(Label::NotFound, Reason::PdfUnsupported);
+    if kind == Some(BodyKind::Pdf) || has_pdf_path(final_url) {
+        return reject(Reason::PdfUnsupported);
     }
-    let (markdown, title, html) = match kind {
-        BodyKind::Html => {
-            let extracted = extract::html_to_markdown(text, Some(final_url.as_str()));
-            (extracted.markdown, extracted.title, Some(text))
-        }
-        BodyKind::Text => (text.trim().to_string(), None, None),
-        BodyKind::Pdf | BodyKind::Other => {
-            return reject(Label::NotFound, Reason::UnsupportedContentType)
-        }
-    };
-    interpret_markdown(final_url, status, markdown, title.as_deref(), html)
+    if kind == Some(BodyKind::Other) {
+        return reject(Reason::UnsupportedContentType);
+    }
+    None
 }
 
 /// Applies the page rules to text that is already Markdown (a crawling service's answer, or a
@@ -124,23 +152,35 @@ pub fn interpret_markdown(
     title: Option<&str>,
     html: Option<&str>,
 ) -> FetchOutcome {
-    let reject = |reason| {
-        FetchOutcome::Rejected(
-            Rejection::new(Label::NotFound, reason).at(final_url.as_str(), Some(status)),
-        )
+    let kind = content::classify(&markdown, title, html);
+    outcome(kind, final_url, status, markdown, html)
+}
+
+/// A page to judge, or the rejection its kind calls for.
+fn outcome(
+    kind: PageKind,
+    final_url: &Url,
+    status: u16,
+    markdown: String,
+    html: Option<&str>,
+) -> FetchOutcome {
+    let reason = match kind {
+        PageKind::Content => {
+            return FetchOutcome::Page(Page {
+                final_url: final_url.to_string(),
+                original_status: status,
+                paywalled: content::looks_paywalled(&markdown, html),
+                markdown,
+                rid: None,
+                cost: None,
+            })
+        }
+        PageKind::Soft404 => Reason::Soft404,
+        PageKind::NeedsJavascript => Reason::NeedsJavascript,
     };
-    match content::classify(&markdown, title, html) {
-        PageKind::Soft404 => reject(Reason::Soft404),
-        PageKind::NeedsJavascript => reject(Reason::NeedsJavascript),
-        PageKind::Content => FetchOutcome::Page(Page {
-            final_url: final_url.to_string(),
-            original_status: status,
-            paywalled: content::looks_paywalled(&markdown, html),
-            markdown,
-            rid: None,
-            cost: None,
-        }),
-    }
+    FetchOutcome::Rejected(
+        Rejection::new(Label::NotFound, reason).at(final_url.as_str(), Some(status)),
+    )
 }
 
 #[cfg(test)]

@@ -1,3 +1,5 @@
 //! citecheck-core's integration tests: one binary, split by feature.
 
+mod fetch;
 mod judges;
+mod site;

@@ -1,0 +1,198 @@
+//! What a successful answer turns out to be: an article, a soft 404, an empty shell, a PDF, an
+//! image, plain text, a page in a legacy charset.
+
+use citecheck_core::extract;
+use citecheck_core::fetch::FetchOptions;
+use citecheck_core::{Label, Reason};
+
+use super::{fetch, options, page, rejection, summary};
+use crate::site::{Site, NOTES_MD, NOTES_TXT, SHORT_TXT, THIN_READABILITY};
+
+#[tokio::test]
+async fn a_soft_404_template_served_with_200_is_not_found() {
+    let site = Site::start().await;
+    let url = site.url("/soft-404");
+
+    let rejection = rejection(fetch(options(), &url).await);
+
+    assert_eq!(
+        summary(&rejection),
+        (
+            Label::NotFound,
+            Reason::Soft404,
+            Some(url.as_str()),
+            Some(200)
+        )
+    );
+}
+
+#[tokio::test]
+async fn a_long_article_that_mentions_404_is_kept() {
+    let site = Site::start().await;
+
+    let page = page(fetch(options(), &site.url("/status-codes")).await);
+
+    assert!(
+        extract::non_whitespace_chars(&page.markdown) > 800,
+        "{}",
+        page.markdown
+    );
+    assert!(page.markdown.contains("Engineers call this a soft 404"));
+    assert_eq!(page.original_status, 200);
+}
+
+#[tokio::test]
+async fn an_empty_javascript_shell_needs_javascript() {
+    let site = Site::start().await;
+    let url = site.url("/app");
+
+    let rejection = rejection(fetch(options(), &url).await);
+
+    assert_eq!(
+        summary(&rejection),
+        (
+            Label::NotFound,
+            Reason::NeedsJavascript,
+            Some(url.as_str()),
+            Some(200)
+        )
+    );
+}
+
+#[tokio::test]
+async fn a_page_whose_readability_pass_is_too_thin_is_converted_whole_and_judged() {
+    let readable = extract::html_to_markdown(THIN_READABILITY, None);
+    assert!(!readable.readability, "the fixture must defeat readability");
+    let site = Site::start().await;
+
+    let page = page(fetch(options(), &site.url("/lighthouse")).await);
+
+    assert!(
+        page.markdown.contains("open to visitors again"),
+        "{}",
+        page.markdown
+    );
+    assert!(
+        page.markdown.contains("spiral stair of 117 steps"),
+        "{}",
+        page.markdown
+    );
+}
+
+#[tokio::test]
+async fn a_windows_1251_page_declared_only_in_a_meta_tag_is_decoded() {
+    let site = Site::start().await;
+
+    let page = page(fetch(options(), &site.url("/cyrillic")).await);
+
+    assert!(
+        page.markdown
+            .contains("На уровне моря вода закипает при температуре сто градусов Цельсия."),
+        "{}",
+        page.markdown
+    );
+}
+
+#[tokio::test]
+async fn an_iso_8859_1_page_declared_only_in_the_header_is_decoded() {
+    let site = Site::start().await;
+
+    let page = page(fetch(options(), &site.url("/latin1")).await);
+
+    assert!(
+        page.markdown
+            .contains("Au café de la gare, la crème brûlée est préparée chaque matin"),
+        "{}",
+        page.markdown
+    );
+}
+
+#[tokio::test]
+async fn plain_text_is_used_as_it_is() {
+    let site = Site::start().await;
+
+    let page = page(fetch(options(), &site.url("/notes.txt")).await);
+
+    assert_eq!(page.markdown, NOTES_TXT.trim());
+}
+
+#[tokio::test]
+async fn markdown_is_used_as_it_is() {
+    let site = Site::start().await;
+
+    let page = page(fetch(options(), &site.url("/notes.md")).await);
+
+    assert_eq!(page.markdown, NOTES_MD.trim());
+}
+
+#[tokio::test]
+async fn a_short_plain_text_file_is_judged_not_taken_for_a_script_shell() {
+    let site = Site::start().await;
+
+    let page = page(fetch(options(), &site.url("/short.txt")).await);
+
+    assert_eq!(page.markdown, SHORT_TXT.trim());
+}
+
+#[tokio::test]
+async fn a_pdf_by_extension_is_not_requested() {
+    let site = Site::start().await;
+
+    let rejection = rejection(fetch(options(), &site.url("/files/report.pdf")).await);
+
+    assert_eq!(
+        (rejection.label, rejection.reason),
+        (Label::NotFound, Reason::PdfUnsupported)
+    );
+    assert_eq!(site.total_hits(), 0);
+}
+
+#[tokio::test]
+async fn a_pdf_by_content_type_on_an_ordinary_path_is_not_supported() {
+    let site = Site::start().await;
+    let url = site.url("/download/report");
+
+    let rejection = rejection(fetch(options(), &url).await);
+
+    assert_eq!(
+        summary(&rejection),
+        (
+            Label::NotFound,
+            Reason::PdfUnsupported,
+            Some(url.as_str()),
+            Some(200)
+        )
+    );
+    assert_eq!(site.hits("/download/report"), 1);
+}
+
+#[tokio::test]
+async fn an_image_is_an_unsupported_content_type() {
+    let site = Site::start().await;
+    let url = site.url("/image");
+
+    let rejection = rejection(fetch(options(), &url).await);
+
+    assert_eq!(
+        summary(&rejection),
+        (
+            Label::NotFound,
+            Reason::UnsupportedContentType,
+            Some(url.as_str()),
+            Some(200)
+        )
+    );
+}
+
+#[tokio::test]
+async fn an_image_larger_than_the_cap_is_still_an_unsupported_content_type() {
+    let site = Site::start().await;
+    let options = FetchOptions {
+        max_body_bytes: 64 * 1024,
+        ..options()
+    };
+
+    let rejection = rejection(fetch(options, &site.url("/big-image")).await);
+
+    assert_eq!(rejection.reason, Reason::UnsupportedContentType);
+}

@@ -1,0 +1,331 @@
+//! Claim against one sentence (pure): how much of the claim the sentence covers, and whether
+//! the slots that can flip a statement (numbers, negation, named entities) agree.
+
+use std::fmt::Write as _;
+
+use super::analyse::{Analysis, CueKind, Entity};
+use super::numbers::{fit, NumberFit};
+
+/// Credit for a claim word found only in the sentence's context (the sentence before it, the
+/// section heading, a table's header row): it resolves "it" and "they" without letting the
+/// context carry the claim.
+pub const CONTEXT_CREDIT: f64 = 0.5;
+/// Credit for a word that only shares a stem prefix ("construct"/"construction").
+pub const PARTIAL_CREDIT: f64 = 0.8;
+/// Claim words either side of an entity that anchor it to a place in the sentence.
+const ANCHOR_WORDS: usize = 2;
+/// How far (in lexemes) from a sentence's entity an anchor may sit.
+const ANCHOR_REACH: usize = 4;
+
+/// The alignment of a claim with one sentence.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Alignment {
+    /// Share of the claim's content words the sentence (or its context) covers, in `[0, 1]`.
+    pub coverage: f64,
+    /// Coverage without the words of the conflicting entity, when there is one.
+    pub rest_coverage: f64,
+    pub numbers: Vec<NumberFit>,
+    pub claim_negated: bool,
+    pub sentence_negated: bool,
+    /// The claim's entity and the sentence's entity standing in its place.
+    pub entity_conflict: Option<(String, String)>,
+}
+
+impl Alignment {
+    pub fn numbers_agree(&self) -> bool {
+        self.numbers.iter().all(|n| *n == NumberFit::Match)
+    }
+
+    pub fn number_conflict(&self) -> bool {
+        self.numbers.contains(&NumberFit::Conflict)
+    }
+
+    pub fn polarity_differs(&self) -> bool {
+        self.claim_negated != self.sentence_negated
+    }
+
+    /// The sentence states the claim, given enough coverage.
+    pub fn consistent(&self) -> bool {
+        self.numbers_agree() && !self.polarity_differs() && self.entity_conflict.is_none()
+    }
+
+    /// The sentence states the same thing with a slot flipped, given enough coverage.
+    pub fn conflicting(&self) -> bool {
+        self.number_conflict() || self.polarity_differs() || self.entity_conflict.is_some()
+    }
+
+    /// `coverage=0.83 numbers=ok polarity=same entities=ok`
+    pub fn describe(&self) -> String {
+        let numbers = if self.numbers.is_empty() {
+            "none"
+        } else if self.number_conflict() {
+            "conflict"
+        } else if self.numbers_agree() {
+            "ok"
+        } else {
+            "missing"
+        };
+        let mut text = format!(
+            "coverage={:.2} numbers={numbers} polarity={}",
+            self.coverage,
+            if self.polarity_differs() {
+                "differs"
+            } else {
+                "same"
+            }
+        );
+        match &self.entity_conflict {
+            Some((claim, page)) => {
+                let _ = write!(text, " entities=conflict({claim} vs {page})");
+            }
+            None => text.push_str(" entities=ok"),
+        }
+        text
+    }
+}
+
+/// Aligns `claim` with `sentence`; `context` lends partial credit for words the sentence leaves
+/// to its surroundings.
+pub fn align(claim: &Analysis, sentence: &Analysis, context: &[&Analysis]) -> Alignment {
+    let numbers: Vec<NumberFit> = claim
+        .quantities
+        .iter()
+        .map(|q| fit(q, &sentence.quantities))
+        .collect();
+    let credits: Vec<(String, f64)> = claim
+        .content
+        .iter()
+        .enumerate()
+        .map(|(k, (form, _))| (form.clone(), credit(claim, k, sentence, context)))
+        .collect();
+    let coverage = share(&credits, &[]);
+
+    let entity_conflict = claim
+        .entities
+        .iter()
+        .filter(|c| !sentence.names(c))
+        .find_map(|c| {
+            sentence
+                .entities
+                .iter()
+                .filter(|s| !claim.names(s))
+                .find(|s| anchored(claim, c, sentence, s, &numbers))
+                .map(|s| (c, s))
+        });
+    let rest_coverage = match entity_conflict {
+        Some((c, _)) => share(&credits, &c.forms),
+        None => coverage,
+    };
+
+    Alignment {
+        coverage,
+        rest_coverage,
+        claim_negated: negated(claim, sentence),
+        sentence_negated: negated(sentence, claim),
+        entity_conflict: entity_conflict.map(|(c, s)| (c.text.clone(), s.text.clone())),
+        numbers,
+    }
+}
+
+fn share(credits: &[(String, f64)], without: &[String]) -> f64 {
+    let kept: Vec<f64> = credits
+        .iter()
+        .filter(|(form, _)| !without.contains(form))
+        .map(|&(_, c)| c)
+        .collect();
+    if kept.is_empty() {
+        return 0.0;
+    }
+    kept.iter().sum::<f64>() / kept.len() as f64
+}
+
+/// Credit for the claim's `k`th content word.
+fn credit(claim: &Analysis, k: usize, sentence: &Analysis, context: &[&Analysis]) -> f64 {
+    let (form, at) = &claim.content[k];
+    let found_in = |text: &Analysis| {
+        if text.vocabulary.contains(form)
+            || text.compounds.contains(form)
+            || glued(claim, *at, text)
+        {
+            1.0
+        } else if text.vocabulary.iter().any(|w| shares_stem(form, w)) {
+            PARTIAL_CREDIT
+        } else {
+            0.0
+        }
+    };
+    let here = found_in(sentence);
+    if here >= 1.0 {
+        return here;
+    }
+    let around = context
+        .iter()
+        .map(|c| found_in(c) * CONTEXT_CREDIT)
+        .fold(0.0, f64::max);
+    here.max(around)
+}
+
+/// The claim word at lexeme `at` glued to its neighbour is a word of `text` ("fresh water" vs
+/// "freshwater").
+fn glued(claim: &Analysis, at: usize, text: &Analysis) -> bool {
+    let form = |i: usize| claim.forms.get(i).cloned().flatten();
+    let Some(me) = form(at) else { return false };
+    let before = at.checked_sub(1).and_then(form).map(|b| format!("{b}{me}"));
+    let after = form(at + 1).map(|a| format!("{me}{a}"));
+    [before, after]
+        .into_iter()
+        .flatten()
+        .any(|w| text.vocabulary.contains(&w))
+}
+
+/// One word is the other plus a short suffix ("decod"/"decoder", "grow"/"growth").
+fn shares_stem(a: &str, b: &str) -> bool {
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    short.len() >= 4 && long.len() - short.len() <= 4 && long.starts_with(short)
+}
+
+/// Whether `text` is negated where it meets `other`: the parity of its cues whose scope holds a
+/// content word `other` shares (a denial covers the whole sentence).
+fn negated(text: &Analysis, other: &Analysis) -> bool {
+    let count = text
+        .cues
+        .iter()
+        .filter(|cue| {
+            cue.kind == CueKind::Denial
+                || text.forms[cue.scope.clone()].iter().flatten().any(|f| {
+                    other.vocabulary.contains(f) && text.content.iter().any(|(c, _)| c == f)
+                })
+        })
+        .count();
+    count % 2 == 1
+}
+
+/// Whether the sentence's entity `s` stands where the claim's entity `c` stands: a claim word
+/// next to `c` (or a number the sentence shares) sits next to `s` in the sentence too.
+fn anchored(
+    claim: &Analysis,
+    c: &Entity,
+    sentence: &Analysis,
+    s: &Entity,
+    numbers: &[NumberFit],
+) -> bool {
+    let near_s = |i: usize| i + ANCHOR_REACH >= s.span.start && i < s.span.end + ANCHOR_REACH;
+    let before = claim
+        .content
+        .iter()
+        .filter(|(f, i)| *i < c.span.start && !c.forms.contains(f))
+        .rev()
+        .take(ANCHOR_WORDS);
+    let after = claim
+        .content
+        .iter()
+        .filter(|(f, i)| *i >= c.span.end && !c.forms.contains(f))
+        .take(ANCHOR_WORDS);
+    let word_anchor = before.chain(after).any(|(form, _)| {
+        sentence
+            .forms
+            .iter()
+            .enumerate()
+            .any(|(i, f)| f.as_ref() == Some(form) && near_s(i))
+    });
+    let number_anchor = claim
+        .quantities
+        .iter()
+        .zip(numbers)
+        .filter(|(q, fit)| {
+            **fit == NumberFit::Match
+                && (q.span.end + ANCHOR_REACH >= c.span.start && q.at < c.span.end + ANCHOR_REACH)
+        })
+        .any(|(q, _)| {
+            sentence
+                .quantities
+                .iter()
+                .any(|p| super::numbers::same(q, p) && near_s(p.at))
+        });
+    word_anchor || number_anchor
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn aligned(claim: &str, sentence: &str) -> Alignment {
+        align(&Analysis::new(claim), &Analysis::new(sentence), &[])
+    }
+
+    #[test]
+    fn a_verbatim_sentence_covers_everything_and_agrees() {
+        let a = aligned(
+            "Water boils at 100 degrees Celsius at sea level.",
+            "Water boils at 100 °C at sea level.",
+        );
+        assert_eq!(a.coverage, 1.0);
+        assert!(a.consistent(), "{}", a.describe());
+    }
+
+    #[test]
+    fn flipped_slots_are_seen() {
+        type Check = fn(&Alignment) -> bool;
+        let table: &[(&str, &str, Check)] = &[
+            (
+                "Water boils at 50 degrees Celsius at sea level.",
+                "Water boils at 100 degrees Celsius at sea level.",
+                Alignment::number_conflict,
+            ),
+            (
+                "Honey bee drones collect food for the colony.",
+                "Drones have no sting and do not collect food; their role is to mate.",
+                Alignment::polarity_differs,
+            ),
+            (
+                "The waggle dance was decoded by Konrad Lorenz.",
+                "The Austrian scientist Karl von Frisch decoded the dance.",
+                |a| a.entity_conflict.is_some(),
+            ),
+            (
+                "Octopus blood carries oxygen with haemoglobin.",
+                "It carries oxygen with haemocyanin rather than haemoglobin.",
+                Alignment::polarity_differs,
+            ),
+        ];
+        for (claim, sentence, check) in table {
+            let a = aligned(claim, sentence);
+            assert!(check(&a), "{claim} / {sentence}: {}", a.describe());
+        }
+    }
+
+    #[test]
+    fn negations_on_both_sides_cancel() {
+        let a = aligned(
+            "Women could not officially enter the race until 1972.",
+            "Women were not allowed to enter officially until 1972.",
+        );
+        assert!(!a.polarity_differs(), "{}", a.describe());
+        let a = aligned(
+            "Most neurons are in the arms, not in the central brain.",
+            "Two-thirds of neurons are in the arms rather than in the central brain.",
+        );
+        assert!(!a.polarity_differs(), "{}", a.describe());
+    }
+
+    #[test]
+    fn a_different_name_elsewhere_in_the_sentence_is_no_conflict() {
+        let a = aligned(
+            "The Harbour Line was built by a consortium led by Siemens.",
+            "The Harbour Line, a route linking Kestrel Bay to the airport at Aldmoor, opened after six years of construction.",
+        );
+        assert_eq!(a.entity_conflict, None, "{}", a.describe());
+    }
+
+    #[test]
+    fn context_lends_partial_credit() {
+        let claim = Analysis::new("Spirit and Opportunity were designed for 90 sols.");
+        let sentence = Analysis::new("They were designed for a 90-sol mission.");
+        let before = Analysis::new("The twin rovers Spirit and Opportunity arrived in 2004.");
+        let alone = align(&claim, &sentence, &[]);
+        let helped = align(&claim, &sentence, &[&before]);
+        assert!(helped.coverage > alone.coverage);
+        assert!(helped.coverage < 1.0);
+        assert!(helped.consistent());
+    }
+}

@@ -1,0 +1,395 @@
+//! One piece of text (a claim, a sentence) as the aligner sees it (pure): its content words,
+//! every word form, its quantities, its negation cues with their scopes, and its named entities.
+
+use std::collections::HashSet;
+use std::ops::Range;
+
+use super::lex::{is_stopword, lex, normalise, LexKind, Lexeme};
+use super::lexicon;
+use super::numbers::{quantities, Quantity};
+
+/// How a cue negates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CueKind {
+    /// "not", "no", "never", "n't", "without": the rest of the clause.
+    Negation,
+    /// "rather than", "instead of": the phrase after it.
+    Contrast,
+    /// "myth", "misconception": the whole sentence.
+    Denial,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cue {
+    pub kind: CueKind,
+    /// Lexeme indices the cue negates.
+    pub scope: Range<usize>,
+}
+
+/// A run of capitalised words ("Karl von Frisch", "Chrysler Building", "AWS").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entity {
+    /// Normalised forms of its words, connectors left out.
+    pub forms: Vec<String>,
+    /// Lexeme indices it covers.
+    pub span: Range<usize>,
+    pub text: String,
+    /// Initials of the whole capitalised run it came from ("ufda" for "US Food and Drug
+    /// Administration"), so that an acronym elsewhere can name it.
+    run_initials: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Analysis {
+    /// Normalised form of each word lexeme, by lexeme index (`None` for numbers, punctuation and
+    /// the words a quantity consumed, such as its unit).
+    pub forms: Vec<Option<String>>,
+    /// Content words (form, lexeme index), first occurrence of each form only.
+    pub content: Vec<(String, usize)>,
+    /// Every word form present, stopwords included.
+    pub vocabulary: HashSet<String>,
+    /// Forms of adjacent word pairs glued together ("fresh water" -> "freshwater").
+    pub compounds: HashSet<String>,
+    pub quantities: Vec<Quantity>,
+    pub cues: Vec<Cue>,
+    pub entities: Vec<Entity>,
+    /// Initials of each run of capitalised words, for acronyms ("Food and Drug Administration").
+    initials: Vec<String>,
+    /// Words written in capitals ("FDA", "AWS"), lower-cased.
+    acronyms: Vec<String>,
+}
+
+/// Words that may sit inside a name between capitalised words.
+const CONNECTORS: &[&str] = &[
+    "of", "de", "da", "do", "von", "van", "der", "del", "la", "le", "du",
+];
+
+/// Punctuation that ends a negation's scope.
+const SCOPE_BREAKS: &[&str] = &[
+    ".", ",", ";", ":", "!", "?", "(", ")", "|", "\u{2014}", "\u{2013}", "-",
+];
+
+impl Analysis {
+    pub fn new(text: &str) -> Analysis {
+        let lexemes = lex(text);
+        let quantities = quantities(&lexemes);
+        let mut consumed = vec![false; lexemes.len()];
+        for q in &quantities {
+            for flag in &mut consumed[q.span.clone()] {
+                *flag = true;
+            }
+        }
+        let lower: Vec<String> = lexemes.iter().map(|l| l.text.to_lowercase()).collect();
+        let initial: Vec<bool> = (0..lexemes.len())
+            .map(|i| is_initial(&lexemes, i))
+            .collect();
+
+        let mut forms = vec![None; lexemes.len()];
+        let mut content: Vec<(String, usize)> = Vec::new();
+        let mut cue_starts: Vec<(CueKind, usize)> = Vec::new();
+        for (i, lexeme) in lexemes.iter().enumerate() {
+            if lexeme.kind != LexKind::Word || consumed[i] {
+                continue;
+            }
+            let word = lower[i].as_str();
+            let normalised = normalise(lexeme.text);
+            let next = lower.get(i + 1).map(String::as_str);
+            let contrast = lexicon::CONTRASTS
+                .iter()
+                .any(|&(a, b)| word == a && next == Some(b));
+            if lexicon::NEGATIONS.contains(&word) || normalised.negated {
+                cue_starts.push((CueKind::Negation, i + 1));
+            } else if contrast {
+                cue_starts.push((CueKind::Contrast, i + 2));
+            } else if lexicon::DENIALS.contains(&normalised.form.as_str())
+                || lexicon::DENIALS.contains(&word)
+            {
+                cue_starts.push((CueKind::Denial, 0));
+            }
+            // "May" the month is content; "may" the verb is not.
+            let month = word == "may" && !initial[i] && lexeme.text.starts_with('M');
+            let is_content = (month || !is_stopword(word))
+                && !lexicon::NEGATIONS.contains(&word)
+                && !contrast
+                && !lexicon::DENIALS.contains(&word)
+                && !word.chars().all(|c| c.is_ascii_digit());
+            if is_content && !content.iter().any(|(f, _)| *f == normalised.form) {
+                content.push((normalised.form.clone(), i));
+            }
+            forms[i] = Some(normalised.form);
+        }
+
+        let cues = cue_starts
+            .iter()
+            .map(|&(kind, start)| {
+                let scope = if kind == CueKind::Denial {
+                    0..lexemes.len()
+                } else {
+                    let end = (start..lexemes.len())
+                        .find(|&j| {
+                            SCOPE_BREAKS.contains(&lower[j].as_str())
+                                || lexicon::CLAUSE_BREAKS.contains(&lower[j].as_str())
+                                || cue_starts.iter().any(|&(_, s)| s == j + 1 && j >= start)
+                        })
+                        .unwrap_or(lexemes.len());
+                    start.min(end)..end
+                };
+                Cue { kind, scope }
+            })
+            .collect();
+
+        let (entities, initials, acronyms) = names(&lexemes, &lower, &forms, &initial, &consumed);
+        let vocabulary: HashSet<String> = forms.iter().flatten().cloned().collect();
+        let compounds = forms
+            .windows(2)
+            .filter_map(|pair| match pair {
+                [Some(a), Some(b)] => Some(format!("{a}{b}")),
+                _ => None,
+            })
+            .collect();
+        Analysis {
+            forms,
+            content,
+            vocabulary,
+            compounds,
+            quantities,
+            cues,
+            entities,
+            initials,
+            acronyms,
+        }
+    }
+
+    /// Whether this text names `entity` (all of its words, or its acronym, or the name an
+    /// acronym stands for).
+    pub fn names(&self, entity: &Entity) -> bool {
+        if entity.forms.iter().all(|f| self.vocabulary.contains(f)) {
+            return true;
+        }
+        let written = entity.text.trim();
+        if is_acronym(written) {
+            let wanted = written.to_lowercase();
+            return self.initials.iter().any(|run| run.contains(&wanted));
+        }
+        self.acronyms
+            .iter()
+            .any(|a| entity.run_initials.contains(a.as_str()))
+    }
+}
+
+fn is_initial(lexemes: &[Lexeme<'_>], i: usize) -> bool {
+    match i.checked_sub(1).map(|p| &lexemes[p]) {
+        None => true,
+        Some(prev) => {
+            prev.kind == LexKind::Punct
+                && matches!(
+                    prev.text,
+                    ":" | "\u{201C}" | "\"" | "(" | "." | "!" | "?" | "|" | "\u{2014}"
+                )
+        }
+    }
+}
+
+fn is_capitalised(lexeme: &Lexeme<'_>) -> bool {
+    lexeme.kind == LexKind::Word && lexeme.text.starts_with(char::is_uppercase)
+}
+
+fn is_acronym(word: &str) -> bool {
+    let letters = word.chars().filter(|c| c.is_alphabetic()).count();
+    (2..=6).contains(&letters) && word.chars().all(|c| c.is_uppercase() || !c.is_alphabetic())
+}
+
+fn initials_of(text: &str) -> String {
+    text.split_whitespace()
+        .filter(|w| !CONNECTORS.contains(w) && !matches!(*w, "and" | "for" | "the"))
+        .filter_map(|w| w.chars().next())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+type Names = (Vec<Entity>, Vec<String>, Vec<String>);
+
+/// Named entities, the initials of capitalised runs, and the acronyms in the text.
+fn names(
+    lexemes: &[Lexeme<'_>],
+    lower: &[String],
+    forms: &[Option<String>],
+    initial: &[bool],
+    consumed: &[bool],
+) -> Names {
+    let capital = |i: usize| {
+        is_capitalised(&lexemes[i])
+            && !consumed[i]
+            && !lexicon::MONTHS.contains(&lower[i].as_str())
+            && !lexicon::WEEKDAYS.contains(&lower[i].as_str())
+            && lower[i] != "i"
+    };
+    let mut entities = Vec::new();
+    let mut initials = Vec::new();
+    let mut i = 0;
+    while i < lexemes.len() {
+        if !capital(i) {
+            i += 1;
+            continue;
+        }
+        let mut end = i + 1;
+        loop {
+            if end < lexemes.len() && capital(end) {
+                end += 1;
+            } else if end + 1 < lexemes.len()
+                && (CONNECTORS.contains(&lower[end].as_str()) || lower[end] == "and")
+                && capital(end + 1)
+            {
+                end += 2;
+            } else {
+                break;
+            }
+        }
+        let run_text: Vec<&str> = lexemes[i..end].iter().map(|l| l.text).collect();
+        let run_initials = initials_of(&run_text.join(" "));
+        initials.push(run_initials.clone());
+        // Split the run at "and" (lists of names), drop leading stopwords ("The Eiffel Tower").
+        let mut start = i;
+        for k in i..=end {
+            if k == end || lower[k] == "and" {
+                let span = start..k;
+                if let Some(entity) = entity(lexemes, lower, forms, initial, span, &run_initials) {
+                    entities.push(entity);
+                }
+                start = k + 1;
+            }
+        }
+        i = end;
+    }
+    let acronyms = lexemes
+        .iter()
+        .filter(|l| l.kind == LexKind::Word && is_acronym(l.text))
+        .map(|l| l.text.to_lowercase())
+        .collect();
+    (entities, initials, acronyms)
+}
+
+fn entity(
+    lexemes: &[Lexeme<'_>],
+    lower: &[String],
+    forms: &[Option<String>],
+    initial: &[bool],
+    span: Range<usize>,
+    run_initials: &str,
+) -> Option<Entity> {
+    let (mut start, end) = (span.start, span.end);
+    while start < end && is_stopword(&lower[start]) {
+        start += 1;
+    }
+    if start >= end {
+        return None;
+    }
+    let words: Vec<&Lexeme<'_>> = lexemes[start..end].iter().collect();
+    // A lone capitalised word opening a sentence is usually just the first word.
+    if words.len() == 1 && initial[start] && !is_acronym(words[0].text) {
+        return None;
+    }
+    let entity_forms: Vec<String> = (start..end)
+        .filter(|&k| !CONNECTORS.contains(&lower[k].as_str()) && !is_stopword(&lower[k]))
+        .filter_map(|k| forms[k].clone())
+        .collect();
+    if entity_forms.is_empty() {
+        return None;
+    }
+    Some(Entity {
+        forms: entity_forms,
+        span: start..end,
+        text: words.iter().map(|l| l.text).collect::<Vec<_>>().join(" "),
+        run_initials: run_initials.to_string(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entity_texts(text: &str) -> Vec<String> {
+        Analysis::new(text)
+            .entities
+            .into_iter()
+            .map(|e| e.text)
+            .collect()
+    }
+
+    #[test]
+    fn entities_are_capitalised_runs_without_sentence_openers() {
+        let table: &[(&str, &[&str])] = &[
+            (
+                "The Austrian scientist Karl von Frisch decoded the dance.",
+                &["Austrian", "Karl von Frisch"],
+            ),
+            (
+                "It lost that title in 1930 to the Chrysler Building in New York.",
+                &["Chrysler Building", "New York"],
+            ),
+            ("Visitors can climb the steps in May.", &[]),
+            ("The Harbour Line opened on Monday.", &["Harbour Line"]),
+            (
+                "Its founding members were AWS, Google, Huawei, Microsoft and Mozilla.",
+                &["AWS", "Google", "Huawei", "Microsoft", "Mozilla"],
+            ),
+            ("Myth 1: Dark roasts have more caffeine", &[]),
+        ];
+        for (text, expected) in table {
+            assert_eq!(entity_texts(text), *expected, "{text}");
+        }
+    }
+
+    #[test]
+    fn negation_scopes_end_at_the_clause() {
+        let a =
+            Analysis::new("Drones have no sting and do not collect food; their role is to mate.");
+        let scoped: Vec<Vec<String>> = a
+            .cues
+            .iter()
+            .map(|c| a.forms[c.scope.clone()].iter().flatten().cloned().collect())
+            .collect();
+        assert_eq!(
+            scoped,
+            vec![
+                vec!["sting".to_string()],
+                vec!["collect".into(), "food".into()]
+            ]
+        );
+    }
+
+    #[test]
+    fn contrasts_and_denials_are_cues() {
+        let a = Analysis::new("It uses haemocyanin rather than haemoglobin, like squid.");
+        assert_eq!(a.cues.len(), 1);
+        assert_eq!(a.cues[0].kind, CueKind::Contrast);
+        let a = Analysis::new("Myth 3: Coffee dehydrates you");
+        assert_eq!(a.cues[0].kind, CueKind::Denial);
+        assert!(Analysis::new("It isn't blue.").cues.len() == 1);
+    }
+
+    #[test]
+    fn acronyms_match_the_names_they_stand_for() {
+        let page = Analysis::new("according to the US Food and Drug Administration.");
+        let claim = Analysis::new("According to the FDA, adults can drink coffee.");
+        let fda = claim
+            .entities
+            .iter()
+            .find(|e| e.text == "FDA")
+            .expect("FDA");
+        assert!(page.names(fda));
+        let back = page
+            .entities
+            .iter()
+            .find(|e| e.text.contains("Drug"))
+            .expect("the agency");
+        assert!(claim.names(back));
+    }
+
+    #[test]
+    fn unit_words_are_not_content() {
+        let a = Analysis::new("Water boils at 100 degrees Celsius at sea level.");
+        let content: Vec<&str> = a.content.iter().map(|(f, _)| f.as_str()).collect();
+        assert_eq!(content, vec!["water", "boil", "sea", "level"]);
+    }
+}

@@ -1,0 +1,334 @@
+//! The local judge's word lists (pure data): stopwords, negation cues, number words, units,
+//! irregular forms, demonyms and a small synonym table. Every entry is lower-case.
+//!
+//! The lists are deliberately small and general. Growing them helps the paraphrases they name and
+//! nothing else, so an entry belongs here only when it is a common way of saying the same thing.
+
+/// Function words that carry no claim content. Negation words are absent on purpose: they are
+/// cues, not noise. Hedges ("about", "roughly") are here because numbers handle them.
+#[rustfmt::skip]
+pub const STOPWORDS: &[&str] = &[
+    "a", "about", "above", "across", "actually", "after", "again", "against", "ago", "all",
+    "almost", "along", "already", "also", "although", "always", "am", "among", "an", "and",
+    "another", "any", "approximately", "are", "around", "as", "at", "be", "because", "been",
+    "before", "being", "below", "between", "both", "but", "by", "can", "circa", "could", "did",
+    "do", "does", "doing", "done", "during", "each", "either", "else", "estimated", "even",
+    "ever", "every", "fairly", "for", "from", "further", "generally", "had", "has", "have",
+    "having", "he", "her", "here", "hers", "herself", "him", "himself", "his", "how", "however",
+    "i", "if", "in", "into", "is", "it", "its", "itself", "just", "least", "less", "let", "like",
+    "many", "may", "me", "might", "more", "most", "much", "must", "my", "nearly", "of", "often",
+    "on", "once", "one", "only", "onto", "or", "other", "our", "ours", "out", "over", "own",
+    "per", "perhaps", "quite", "rather", "really", "roughly", "said", "same", "say", "says",
+    "several", "shall", "she", "should", "since", "slightly", "so", "some", "still", "such",
+    "than", "that", "the", "their", "theirs", "them", "themselves", "then", "there", "these",
+    "they", "this", "those", "though", "through", "thus", "to", "too", "typically", "under",
+    "until", "up", "upon", "us", "usually", "very", "via", "was", "we", "well", "were", "what",
+    "when", "where", "whether", "which", "while", "who", "whom", "whose", "why", "will", "with",
+    "within", "would", "yet", "you", "your", "yours",
+];
+
+/// Words that negate the clause that follows them.
+#[rustfmt::skip]
+pub const NEGATIONS: &[&str] = &[
+    "not", "no", "never", "none", "nobody", "nothing", "nowhere", "neither", "nor", "without",
+    "cannot", "unable",
+];
+
+/// Words that negate the phrase that follows them ("rather than solar panels").
+#[rustfmt::skip]
+pub const CONTRASTS: &[(&str, &str)] = &[("rather", "than"), ("instead", "of")];
+
+/// Words that deny the whole sentence they appear in ("Myth: ...", "it is untrue that ...").
+#[rustfmt::skip]
+pub const DENIALS: &[&str] = &["myth", "misconception", "untrue", "debunked", "fallacy"];
+
+/// Words that end a negation's scope: a new clause starts.
+#[rustfmt::skip]
+pub const CLAUSE_BREAKS: &[&str] = &["but", "and", "while", "whereas", "although", "though", "yet"];
+
+/// Hedges before a number: the page or claim is approximate.
+#[rustfmt::skip]
+pub const HEDGES: &[&str] = &[
+    "about", "around", "approximately", "roughly", "nearly", "almost", "some", "circa", "c",
+    "approx", "estimated",
+];
+
+/// Comparators before a number: (first word, optional second word, bound). "up to" is not
+/// one: "can hold up to 800,000" states a maximum, which a page's "up to 80,000" contradicts.
+#[rustfmt::skip]
+pub const COMPARATORS: &[(&str, Option<&str>, Bound)] = &[
+    ("more", Some("than"), Bound::AtLeast),
+    ("over", None, Bound::AtLeast),
+    ("above", None, Bound::AtLeast),
+    ("exceeding", None, Bound::AtLeast),
+    ("at", Some("least"), Bound::AtLeast),
+    ("upwards", Some("of"), Bound::AtLeast),
+    ("less", Some("than"), Bound::AtMost),
+    ("fewer", Some("than"), Bound::AtMost),
+    ("under", None, Bound::AtMost),
+    ("below", None, Bound::AtMost),
+    ("at", Some("most"), Bound::AtMost),
+];
+
+/// Which side of a number a comparator allows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bound {
+    AtLeast,
+    AtMost,
+}
+
+#[rustfmt::skip]
+pub const UNITS_WORDS: &[(&str, u64)] = &[
+    ("zero", 0), ("one", 1), ("two", 2), ("three", 3), ("four", 4), ("five", 5), ("six", 6),
+    ("seven", 7), ("eight", 8), ("nine", 9), ("ten", 10), ("eleven", 11), ("twelve", 12),
+    ("thirteen", 13), ("fourteen", 14), ("fifteen", 15), ("sixteen", 16), ("seventeen", 17),
+    ("eighteen", 18), ("nineteen", 19), ("twenty", 20), ("thirty", 30), ("forty", 40),
+    ("fifty", 50), ("sixty", 60), ("seventy", 70), ("eighty", 80), ("ninety", 90),
+    ("dozen", 12),
+];
+
+/// Scale words after a number ("2.5 million", "seven thousand").
+#[rustfmt::skip]
+pub const SCALES: &[(&str, f64)] = &[
+    ("hundred", 1e2),
+    ("thousand", 1e3),
+    ("million", 1e6),
+    ("billion", 1e9),
+    ("bn", 1e9),
+    ("trillion", 1e12),
+];
+
+/// What a unit measures; numbers are only compared within one dimension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dimension {
+    Length,
+    Area,
+    Volume,
+    Mass,
+    Time,
+    Temperature,
+    Speed,
+    Percent,
+    Currency,
+    Angle,
+}
+
+/// A unit: canonical name, dimension, factor to the dimension's base unit.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Unit {
+    pub name: &'static str,
+    pub dimension: Dimension,
+    pub factor: f64,
+}
+
+const fn unit(name: &'static str, dimension: Dimension, factor: f64) -> Unit {
+    Unit {
+        name,
+        dimension,
+        factor,
+    }
+}
+
+/// Unit spellings, longest first so that "degrees celsius" wins over "degrees". Each spelling
+/// is a sequence of normalised words (plural `s` already folded, see `analyse::fold_plural`).
+#[rustfmt::skip]
+pub const UNITS: &[(&[&str], Unit)] = {
+    use Dimension::*;
+    &[
+        (&["kilometre", "per", "hour"], unit("km/h", Speed, 1.0)),
+        (&["kilometer", "per", "hour"], unit("km/h", Speed, 1.0)),
+        (&["mile", "per", "hour"], unit("mph", Speed, 1.609_344)),
+        (&["square", "kilometre"], unit("km2", Area, 1e6)),
+        (&["square", "kilometer"], unit("km2", Area, 1e6)),
+        (&["square", "metre"], unit("m2", Area, 1.0)),
+        (&["square", "meter"], unit("m2", Area, 1.0)),
+        (&["square", "mile"], unit("mi2", Area, 2_589_988.0)),
+        (&["cubic", "kilometre"], unit("km3", Volume, 1e12)),
+        (&["cubic", "kilometer"], unit("km3", Volume, 1e12)),
+        (&["cubic", "metre"], unit("m3", Volume, 1e3)),
+        (&["cubic", "meter"], unit("m3", Volume, 1e3)),
+        (&["degree", "celsius"], unit("°C", Temperature, 1.0)),
+        (&["degree", "centigrade"], unit("°C", Temperature, 1.0)),
+        (&["degree", "c"], unit("°C", Temperature, 1.0)),
+        (&["degree", "fahrenheit"], unit("°F", Temperature, 1.0)),
+        (&["degree", "f"], unit("°F", Temperature, 1.0)),
+        (&["°", "c"], unit("°C", Temperature, 1.0)),
+        (&["°", "f"], unit("°F", Temperature, 1.0)),
+        (&["°c"], unit("°C", Temperature, 1.0)),
+        (&["°f"], unit("°F", Temperature, 1.0)),
+        (&["celsius"], unit("°C", Temperature, 1.0)),
+        (&["centigrade"], unit("°C", Temperature, 1.0)),
+        (&["fahrenheit"], unit("°F", Temperature, 1.0)),
+        (&["degree"], unit("°", Angle, 1.0)),
+        (&["°"], unit("°", Angle, 1.0)),
+        (&["per", "cent"], unit("%", Percent, 1.0)),
+        (&["percent"], unit("%", Percent, 1.0)),
+        (&["%"], unit("%", Percent, 1.0)),
+        (&["km", "/", "h"], unit("km/h", Speed, 1.0)),
+        (&["kph"], unit("km/h", Speed, 1.0)),
+        (&["mph"], unit("mph", Speed, 1.609_344)),
+        (&["km2"], unit("km2", Area, 1e6)),
+        (&["km²"], unit("km2", Area, 1e6)),
+        (&["km"], unit("km", Length, 1e3)),
+        (&["kilometre"], unit("km", Length, 1e3)),
+        (&["kilometer"], unit("km", Length, 1e3)),
+        (&["m"], unit("m", Length, 1.0)),
+        (&["metre"], unit("m", Length, 1.0)),
+        (&["meter"], unit("m", Length, 1.0)),
+        (&["cm"], unit("cm", Length, 0.01)),
+        (&["centimetre"], unit("cm", Length, 0.01)),
+        (&["centimeter"], unit("cm", Length, 0.01)),
+        (&["mm"], unit("mm", Length, 0.001)),
+        (&["millimetre"], unit("mm", Length, 0.001)),
+        (&["millimeter"], unit("mm", Length, 0.001)),
+        (&["mile"], unit("mi", Length, 1_609.344)),
+        (&["mi"], unit("mi", Length, 1_609.344)),
+        (&["ft"], unit("ft", Length, 0.3048)),
+        (&["foot"], unit("ft", Length, 0.3048)),
+        (&["feet"], unit("ft", Length, 0.3048)),
+        (&["tonne"], unit("t", Mass, 1e6)),
+        (&["ton"], unit("t", Mass, 1e6)),
+        (&["t"], unit("t", Mass, 1e6)),
+        (&["kg"], unit("kg", Mass, 1e3)),
+        (&["kilogram"], unit("kg", Mass, 1e3)),
+        (&["kilo"], unit("kg", Mass, 1e3)),
+        (&["g"], unit("g", Mass, 1.0)),
+        (&["gram"], unit("g", Mass, 1.0)),
+        (&["gramme"], unit("g", Mass, 1.0)),
+        (&["mg"], unit("mg", Mass, 0.001)),
+        (&["milligram"], unit("mg", Mass, 0.001)),
+        (&["lb"], unit("lb", Mass, 453.592)),
+        (&["l"], unit("l", Volume, 1.0)),
+        (&["litre"], unit("l", Volume, 1.0)),
+        (&["liter"], unit("l", Volume, 1.0)),
+        (&["ml"], unit("ml", Volume, 0.001)),
+        (&["millilitre"], unit("ml", Volume, 0.001)),
+        (&["milliliter"], unit("ml", Volume, 0.001)),
+        (&["second"], unit("s", Time, 1.0)),
+        (&["sec"], unit("s", Time, 1.0)),
+        (&["minute"], unit("min", Time, 60.0)),
+        (&["min"], unit("min", Time, 60.0)),
+        (&["hour"], unit("h", Time, 3_600.0)),
+        (&["hr"], unit("h", Time, 3_600.0)),
+        (&["h"], unit("h", Time, 3_600.0)),
+        (&["day"], unit("day", Time, 86_400.0)),
+        (&["week"], unit("week", Time, 604_800.0)),
+        (&["month"], unit("month", Time, 2_629_800.0)),
+        (&["year"], unit("year", Time, 31_557_600.0)),
+        (&["yr"], unit("year", Time, 31_557_600.0)),
+        (&["decade"], unit("decade", Time, 315_576_000.0)),
+        (&["century"], unit("century", Time, 3_155_760_000.0)),
+        (&["centurie"], unit("century", Time, 3_155_760_000.0)),
+        (&["sol"], unit("sol", Time, 88_775.0)),
+        (&["euro"], unit("EUR", Currency, 1.0)),
+        (&["eur"], unit("EUR", Currency, 1.0)),
+        (&["€"], unit("EUR", Currency, 1.0)),
+        (&["pound"], unit("GBP", Currency, 1.0)),
+        (&["gbp"], unit("GBP", Currency, 1.0)),
+        (&["£"], unit("GBP", Currency, 1.0)),
+        (&["dollar"], unit("USD", Currency, 1.0)),
+        (&["usd"], unit("USD", Currency, 1.0)),
+        (&["$"], unit("USD", Currency, 1.0)),
+    ]
+};
+
+/// Currency symbols written before the amount.
+#[rustfmt::skip]
+pub const CURRENCY_PREFIXES: &[&str] = &["€", "£", "$"];
+
+#[rustfmt::skip]
+pub const MONTHS: &[&str] = &[
+    "january", "february", "march", "april", "may", "june", "july", "august", "september",
+    "october", "november", "december",
+];
+
+#[rustfmt::skip]
+pub const WEEKDAYS: &[&str] = &[
+    "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+];
+
+/// Ordinals as words, mapped to the digit form ("first" -> "1st") so both spellings match.
+#[rustfmt::skip]
+pub const ORDINALS: &[(&str, &str)] = &[
+    ("first", "1st"), ("second", "2nd"), ("third", "3rd"), ("fourth", "4th"), ("fifth", "5th"),
+    ("sixth", "6th"), ("seventh", "7th"), ("eighth", "8th"), ("ninth", "9th"), ("tenth", "10th"),
+    ("eleventh", "11th"), ("twelfth", "12th"), ("thirteenth", "13th"), ("fourteenth", "14th"),
+    ("fifteenth", "15th"), ("sixteenth", "16th"), ("seventeenth", "17th"),
+    ("eighteenth", "18th"), ("nineteenth", "19th"), ("twentieth", "20th"),
+    ("twenty-first", "21st"),
+];
+
+/// Irregular forms mapped to the form the stemmer gives the regular one.
+#[rustfmt::skip]
+pub const IRREGULAR: &[(&str, &str)] = &[
+    ("began", "begin"), ("begun", "begin"), ("built", "build"), ("bought", "buy"),
+    ("brought", "bring"), ("came", "come"), ("caught", "catch"), ("chose", "choose"),
+    ("chosen", "choose"), ("did", "do"), ("died", "die"), ("dying", "die"), ("drew", "draw"),
+    ("drawn", "draw"), ("drove", "drive"), ("driven", "drive"), ("ate", "eat"), ("eaten", "eat"),
+    ("fell", "fall"), ("fallen", "fall"), ("felt", "feel"), ("fought", "fight"),
+    ("flew", "fly"), ("flown", "fly"), ("flies", "fly"), ("flight", "fly"), ("flights", "fly"),
+    ("forgot", "forget"), ("froze", "freeze"), ("frozen", "freeze"), ("gave", "give"),
+    ("given", "give"), ("went", "go"), ("gone", "go"), ("grew", "grow"), ("grown", "grow"),
+    ("growth", "grow"), ("held", "hold"), ("kept", "keep"), ("knew", "know"), ("known", "know"),
+    ("laid", "lay"), ("led", "lead"), ("left", "leave"), ("lost", "lose"), ("made", "make"),
+    ("meant", "mean"), ("met", "meet"), ("paid", "pay"), ("ran", "run"), ("rose", "rise"),
+    ("risen", "rise"), ("sold", "sell"), ("sent", "send"), ("set", "set"), ("shot", "shoot"),
+    ("shown", "show"), ("sank", "sink"), ("sunk", "sink"), ("spoke", "speak"),
+    ("spoken", "speak"), ("spent", "spend"), ("stood", "stand"), ("struck", "strike"),
+    ("stricken", "strike"), ("swam", "swim"), ("took", "take"), ("taken", "take"),
+    ("taught", "teach"), ("told", "tell"), ("thought", "think"), ("threw", "throw"),
+    ("thrown", "throw"), ("understood", "understand"), ("woke", "wake"), ("won", "win"),
+    ("wrote", "write"), ("written", "write"), ("children", "child"), ("men", "man"),
+    ("women", "woman"), ("people", "person"), ("mice", "mouse"), ("geese", "goose"),
+    ("teeth", "tooth"), ("feet", "foot"), ("larger", "large"), ("largest", "large"),
+    ("bigger", "big"), ("biggest", "big"), ("better", "good"), ("best", "good"),
+    ("worse", "bad"), ("worst", "bad"), ("older", "old"), ("oldest", "old"),
+    ("taller", "tall"), ("tallest", "tall"), ("higher", "high"), ("highest", "high"),
+    ("deeper", "deep"), ("deepest", "deep"), ("longer", "long"), ("longest", "long"),
+    ("faster", "fast"), ("fastest", "fast"), ("smaller", "small"), ("smallest", "small"),
+];
+
+/// Demonyms and adjectives of place, mapped to the place ("Chinese" -> "china").
+#[rustfmt::skip]
+pub const DEMONYMS: &[(&str, &str)] = &[
+    ("american", "america"), ("australian", "australia"), ("austrian", "austria"),
+    ("british", "britain"), ("canadian", "canada"), ("chinese", "china"), ("danish", "denmark"),
+    ("dutch", "netherlands"), ("egyptian", "egypt"), ("english", "england"),
+    ("european", "europe"), ("french", "france"), ("german", "germany"), ("greek", "greece"),
+    ("indian", "india"), ("irish", "ireland"), ("italian", "italy"), ("japanese", "japan"),
+    ("kenyan", "kenya"), ("korean", "korea"), ("martian", "mars"), ("mexican", "mexico"),
+    ("norwegian", "norway"), ("polish", "poland"), ("portuguese", "portugal"),
+    ("russian", "russia"), ("scottish", "scotland"), ("spanish", "spain"),
+    ("swedish", "sweden"), ("swiss", "switzerland"), ("turkish", "turkey"), ("welsh", "wales"),
+];
+
+/// Words that mean the same in most contexts; each group maps to its first member.
+#[rustfmt::skip]
+pub const SYNONYMS: &[&[&str]] = &[
+    &["build", "construct", "construction", "erect"],
+    &["begin", "start", "commence"],
+    &["finish", "complete", "completion"],
+    &["big", "large", "huge"],
+    &["small", "little", "tiny"],
+    &["rich", "wealthy"],
+    &["buy", "purchase"],
+    &["use", "utilise", "utilize", "employ"],
+    &["show", "demonstrate"],
+    &["person", "individual"],
+    &["child", "kid"],
+    &["fast", "quick", "rapid"],
+    &["tall", "high", "height"],
+    &["link", "connect"],
+    &["cost", "price"],
+    &["country", "nation"],
+    &["car", "automobile"],
+    &["allow", "permit"],
+    &["help", "assist"],
+    &["get", "obtain", "receive"],
+    &["remove", "delete", "drop"],
+    &["enough", "sufficient"],
+    &["travel", "ride"],
+    &["create", "establish"],
+    &["die", "death", "dead"],
+    &["fridge", "refrigerator", "refrigerate"],
+];

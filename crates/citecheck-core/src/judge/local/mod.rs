@@ -1,0 +1,321 @@
+//! The `local` judge: offline, no key, no network, deterministic. A heuristic, and it says so.
+//!
+//! It cuts the passages into sentences ([`segment`]), analyses the claim and each sentence
+//! ([`analyse`]: content words, quantities, negation cues, named entities) and aligns them
+//! ([`align`]). A sentence that covers most of the claim's content words with the same numbers,
+//! the same polarity and no other name in the claim's name's place *supports* it; one that covers
+//! most of the rest but flips a number, the polarity or a name *contradicts* it; otherwise the
+//! claim is *not found*. The answer always quotes a sentence copied from the passages (for
+//! `not_found`, the best-aligned one), so the quote guard accepts it.
+//!
+//! What it cannot do: paraphrases beyond its small synonym table, inference ("meant to stand
+//! for only 20 years" does not contradict "always intended to be permanent" for it), pronouns
+//! whose antecedent is more than one sentence away, and numbers that appear in the sentence in
+//! another role.
+
+use async_trait::async_trait;
+
+use super::{Judge, JudgeError, JudgeLabel, Judgement};
+use crate::model::JudgeInfo;
+
+mod align;
+mod analyse;
+mod lex;
+mod lexicon;
+mod numbers;
+mod segment;
+
+use align::{align, Alignment};
+use analyse::Analysis;
+
+/// Coverage of the claim's content words a consistent sentence needs to support it.
+pub const DEFAULT_SUPPORT_THRESHOLD: f64 = 0.75;
+/// Coverage of the rest of the claim a sentence with a flipped slot needs to contradict it.
+pub const DEFAULT_CONTRADICT_THRESHOLD: f64 = 0.6;
+/// The heuristic's version, reported as the judge's `prompt_version`.
+pub const HEURISTIC_VERSION: &str = "local-v1";
+pub const MODEL: &str = "heuristic-v1";
+
+/// The two decision thresholds, each in `[0, 1]`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Thresholds {
+    pub support: f64,
+    pub contradict: f64,
+}
+
+impl Default for Thresholds {
+    fn default() -> Self {
+        Thresholds {
+            support: DEFAULT_SUPPORT_THRESHOLD,
+            contradict: DEFAULT_CONTRADICT_THRESHOLD,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct LocalJudge {
+    thresholds: Thresholds,
+}
+
+impl LocalJudge {
+    /// A judge with the given thresholds, each clamped to `[0, 1]`.
+    pub fn new(thresholds: Thresholds) -> Self {
+        let clamp = |v: f64| if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) };
+        LocalJudge {
+            thresholds: Thresholds {
+                support: clamp(thresholds.support),
+                contradict: clamp(thresholds.contradict),
+            },
+        }
+    }
+
+    pub fn thresholds(&self) -> Thresholds {
+        self.thresholds
+    }
+
+    /// The judgement, computed synchronously (the [`Judge`] impl only wraps this).
+    pub fn assess(&self, claim: &str, passages: &[String]) -> Judgement {
+        let claim = Analysis::new(claim);
+        let mut best_support: Option<Candidate<'_>> = None;
+        let mut best_conflict: Option<Candidate<'_>> = None;
+        let mut best_any: Option<Candidate<'_>> = None;
+        for passage in passages {
+            let segments = segment::split(passage);
+            let analyses: Vec<Analysis> = segments
+                .iter()
+                .map(|s| Analysis::new(&passage[s.range.clone()]))
+                .collect();
+            for (k, segment) in segments.iter().enumerate() {
+                let mut context: Vec<&Analysis> = Vec::new();
+                let previous = k.checked_sub(1);
+                context.extend(previous.map(|p| &analyses[p]));
+                for extra in [segment.heading, segment.header].into_iter().flatten() {
+                    if Some(extra) != previous {
+                        context.push(&analyses[extra]);
+                    }
+                }
+                let candidate = Candidate {
+                    quote: &passage[segment.range.clone()],
+                    alignment: align(&claim, &analyses[k], &context),
+                    heading: segment.kind == segment::Kind::Heading,
+                };
+                let a = &candidate.alignment;
+                if a.consistent() && better(&best_support, a.coverage, |b| b.coverage) {
+                    best_support = Some(candidate.clone());
+                }
+                if a.conflicting() && better(&best_conflict, a.rest_coverage, |b| b.rest_coverage) {
+                    best_conflict = Some(candidate.clone());
+                }
+                // A heading is a poor quote for "not found": any sentence as close beats it.
+                let replaces_heading = best_any.as_ref().is_some_and(|b| {
+                    b.heading && !candidate.heading && a.coverage >= b.alignment.coverage
+                });
+                if replaces_heading || better(&best_any, a.coverage, |b| b.coverage) {
+                    best_any = Some(candidate);
+                }
+            }
+        }
+        self.decide(best_support, best_conflict, best_any)
+    }
+
+    fn decide(
+        &self,
+        support: Option<Candidate<'_>>,
+        conflict: Option<Candidate<'_>>,
+        any: Option<Candidate<'_>>,
+    ) -> Judgement {
+        let s = support.as_ref().map_or(0.0, |c| c.alignment.coverage);
+        let c = conflict.as_ref().map_or(0.0, |c| c.alignment.rest_coverage);
+        let (label, chosen, confidence) = match (support, conflict) {
+            (Some(sup), _) if s >= self.thresholds.support && s > c => {
+                (JudgeLabel::Supported, Some(sup), 0.5 + 0.5 * s)
+            }
+            (_, Some(con)) if c >= self.thresholds.contradict => {
+                (JudgeLabel::Contradicted, Some(con), 0.4 + 0.55 * c)
+            }
+            _ => {
+                let best = any.as_ref().map_or(0.0, |a| a.alignment.coverage);
+                (JudgeLabel::NotFound, any, 1.0 - 0.6 * best)
+            }
+        };
+        Judgement {
+            label,
+            evidence_quote: chosen.as_ref().map(|c| c.quote.to_string()),
+            confidence: confidence.clamp(0.0, 1.0),
+            usage: None,
+            detail: Some(match &chosen {
+                Some(c) => c.alignment.describe(),
+                None => "no sentence in the passages".to_string(),
+            }),
+        }
+    }
+}
+
+/// A sentence and its alignment with the claim.
+#[derive(Debug, Clone)]
+struct Candidate<'a> {
+    quote: &'a str,
+    alignment: Alignment,
+    heading: bool,
+}
+
+/// Whether `score` beats the best so far (ties keep the earlier sentence).
+fn better(best: &Option<Candidate<'_>>, score: f64, key: fn(&Alignment) -> f64) -> bool {
+    best.as_ref().is_none_or(|b| score > key(&b.alignment))
+}
+
+#[async_trait]
+impl Judge for LocalJudge {
+    fn info(&self) -> JudgeInfo {
+        let prompt_version = if self.thresholds == Thresholds::default() {
+            HEURISTIC_VERSION.to_string()
+        } else {
+            format!(
+                "{HEURISTIC_VERSION}+support={}+contradict={}",
+                self.thresholds.support, self.thresholds.contradict
+            )
+        };
+        JudgeInfo {
+            provider: "local".to_string(),
+            model: MODEL.to_string(),
+            prompt_version,
+        }
+    }
+
+    async fn judge(&self, claim: &str, passages: &[String]) -> Result<Judgement, JudgeError> {
+        Ok(self.assess(claim, passages))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::guard;
+    use crate::model::Label;
+
+    const WATER: &str = "## Boiling point\n\nWater boils at 100 degrees Celsius at sea level. At \
+        this temperature the vapour pressure of water equals the pressure of the atmosphere.\n\n\
+        At higher altitudes the air pressure is lower, so water boils at a lower temperature.";
+
+    fn judged(claim: &str, passages: &[&str]) -> Judgement {
+        let passages: Vec<String> = passages.iter().map(|p| p.to_string()).collect();
+        LocalJudge::default().assess(claim, &passages)
+    }
+
+    #[test]
+    fn claims_get_the_label_and_the_sentence_that_decides_them() {
+        let table: &[(&str, &str, JudgeLabel, &str)] = &[
+            (
+                "Water boils at 100 degrees Celsius at sea level.",
+                WATER,
+                JudgeLabel::Supported,
+                "Water boils at 100 degrees Celsius at sea level.",
+            ),
+            (
+                "At sea level, water boils at 100 °C.",
+                WATER,
+                JudgeLabel::Supported,
+                "Water boils at 100 degrees Celsius at sea level.",
+            ),
+            (
+                "Water boils at 50 degrees Celsius at sea level.",
+                WATER,
+                JudgeLabel::Contradicted,
+                "Water boils at 100 degrees Celsius at sea level.",
+            ),
+            (
+                "Drones collect food for the colony.",
+                "Workers live for six weeks. Drones have no sting and do not collect food; \
+                 their role is to mate.",
+                JudgeLabel::Contradicted,
+                "Drones have no sting and do not collect food; their role is to mate.",
+            ),
+            (
+                "The Eiffel Tower lost its title to the Empire State Building in 1930.",
+                "When it opened, the tower stood 300 metres tall. It lost that title in 1930 \
+                 to the Chrysler Building in New York.",
+                JudgeLabel::Contradicted,
+                "It lost that title in 1930 to the Chrysler Building in New York.",
+            ),
+            (
+                "The Eiffel Tower has a Michelin-starred restaurant.",
+                WATER,
+                JudgeLabel::NotFound,
+                "Water boils at 100 degrees Celsius at sea level.",
+            ),
+        ];
+        for (claim, passage, label, quote) in table {
+            let j = judged(claim, &[passage]);
+            assert_eq!(j.label, *label, "{claim}: {:?}", j.detail);
+            assert_eq!(j.evidence_quote.as_deref(), Some(*quote), "{claim}");
+        }
+    }
+
+    #[test]
+    fn every_quote_passes_the_guard() {
+        let passages = [
+            "# Title\n\n*   500 g **strong** flour\n*   10 g salt\n\n| Code | Name |\n| --- | --- |\n| 429 | Too Many Requests |",
+            WATER,
+        ];
+        let owned: Vec<String> = passages.iter().map(|p| p.to_string()).collect();
+        for claim in [
+            "The recipe uses 500 g of strong flour.",
+            "Too Many Requests is status 503.",
+            "Water boils at 100 degrees Celsius at sea level.",
+            "Nothing here matches at all.",
+        ] {
+            let j = judged(claim, &passages);
+            let quote = j.evidence_quote.clone().expect("a quote");
+            assert!(guard::quote_in_passages(&quote, &owned), "{claim}: {quote}");
+            let guarded = guard::check(&j, &owned);
+            assert_ne!(
+                guarded.reason,
+                Some(crate::model::Reason::EvidenceQuoteNotInSource)
+            );
+            if j.label == JudgeLabel::Supported {
+                assert_eq!(guarded.label, Label::Supported);
+            }
+        }
+    }
+
+    #[test]
+    fn confidence_stays_in_range_and_detail_explains() {
+        for claim in [
+            "Water boils at 100 degrees Celsius at sea level.",
+            "Unrelated words.",
+        ] {
+            let j = judged(claim, &[WATER]);
+            assert!((0.0..=1.0).contains(&j.confidence), "{}", j.confidence);
+            assert!(j.detail.as_deref().is_some_and(|d| d.contains("coverage=")));
+        }
+    }
+
+    #[test]
+    fn no_passages_means_not_found_without_a_quote() {
+        let j = judged("Water boils at 100 degrees Celsius.", &[]);
+        assert_eq!(j.label, JudgeLabel::NotFound);
+        assert_eq!(j.evidence_quote, None);
+    }
+
+    #[test]
+    fn thresholds_are_clamped_and_reported() {
+        let judge = LocalJudge::new(Thresholds {
+            support: 1.5,
+            contradict: f64::NAN,
+        });
+        assert_eq!(judge.thresholds().support, 1.0);
+        assert_eq!(judge.thresholds().contradict, 0.0);
+        assert_eq!(
+            LocalJudge::default().info().prompt_version,
+            HEURISTIC_VERSION
+        );
+        assert!(judge.info().prompt_version.contains("support=1"));
+        assert_eq!(judge.info().provider, "local");
+    }
+
+    #[test]
+    fn the_same_input_gives_the_same_answer() {
+        let claim = "Water boils at 50 degrees Celsius at sea level.";
+        assert_eq!(judged(claim, &[WATER]), judged(claim, &[WATER]));
+    }
+}

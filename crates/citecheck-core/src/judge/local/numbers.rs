@@ -1,0 +1,425 @@
+//! Quantities in text (pure): digits or number words, with scale ("2.5 million"), unit
+//! ("100 degrees Celsius", "€300"), hedge ("about"), bound ("more than") and ranges ("25 to 30
+//! million years"), and the comparison of two quantities.
+
+use super::lex::{fold, fold_plural, LexKind, Lexeme};
+use super::lexicon::{self, Bound, Dimension, Unit};
+
+/// What a number counts or measures.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Measure {
+    /// A unit with a dimension; the value is in the dimension's base unit.
+    Unit(Unit),
+    /// The word that follows the number ("11 stations", "72 times"), normalised.
+    Noun(String),
+    /// A day of a month ("6 August").
+    Day(String),
+    /// A four-digit year.
+    Year,
+    /// A race or clock time ("2:00:35"), compared as written.
+    Clock(String),
+    /// Nothing says what it is.
+    Bare,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Quantity {
+    pub value: f64,
+    /// Half a unit of the last written digit, in base units: "1.2 billion" is 1.15..1.25 billion.
+    pub tolerance: f64,
+    pub measure: Measure,
+    pub bound: Option<Bound>,
+    pub hedged: bool,
+    /// Index of the number's first lexeme.
+    pub at: usize,
+    /// The lexemes the quantity consumed: currency sign, number, scale and unit words.
+    pub span: std::ops::Range<usize>,
+    /// The number as written, for explanations.
+    pub text: String,
+}
+
+/// How a claim's number fares against a passage's numbers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NumberFit {
+    Match,
+    Conflict,
+    Missing,
+}
+
+/// Extra relative tolerance when either side hedges ("about 7 million").
+pub const HEDGE_TOLERANCE: f64 = 0.05;
+
+/// Finds the quantities in `lexemes`, in order.
+pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
+    let lower: Vec<String> = lexemes.iter().map(|l| l.text.to_lowercase()).collect();
+    let mut out: Vec<(Quantity, f64, usize)> = Vec::new();
+    let mut i = 0;
+    while i < lexemes.len() {
+        let Some((value, decimals, scale, clock, next)) = number_at(lexemes, &lower, i) else {
+            i += 1;
+            continue;
+        };
+        let currency = i
+            .checked_sub(1)
+            .filter(|&p| lexicon::CURRENCY_PREFIXES.contains(&lower[p].as_str()))
+            .and_then(|p| unit_at(&lower, p).map(|(u, _)| u));
+        let (measure, after) = if let Some(text) = clock {
+            (Measure::Clock(text), next)
+        } else if let Some(unit) = currency {
+            (Measure::Unit(unit), next)
+        } else if let Some((unit, after)) = unit_at(&lower, next) {
+            (Measure::Unit(unit), after)
+        } else {
+            (follower(lexemes, &lower, next), next)
+        };
+        let written_as_year = lexemes[i].kind == LexKind::Number
+            && !lexemes[i].text.contains([',', '.'])
+            && scale == 1.0;
+        let measure = match measure {
+            Measure::Bare | Measure::Noun(_)
+                if written_as_year && (1000.0..=2100.0).contains(&value) =>
+            {
+                Measure::Year
+            }
+            Measure::Day(_) if value > 31.0 || value.fract() != 0.0 => Measure::Bare,
+            other => other,
+        };
+        let (factor, offset) = match &measure {
+            Measure::Unit(u) if u.name == "°F" => (5.0 / 9.0, -32.0),
+            Measure::Unit(u) => (u.factor, 0.0),
+            _ => (1.0, 0.0),
+        };
+        let raw = value * scale;
+        let tolerance = 0.5 * 10f64.powi(-(decimals as i32)) * scale * factor;
+        let before = |back: usize| i.checked_sub(back).map(|p| lower[p].as_str());
+        let bound = lexicon::COMPARATORS
+            .iter()
+            .find_map(|&(first, second, bound)| {
+                let hit = match second {
+                    Some(second) => before(2) == Some(first) && before(1) == Some(second),
+                    None => before(1) == Some(first),
+                };
+                hit.then_some(bound)
+            });
+        let hedged = [before(1), before(2)]
+            .into_iter()
+            .flatten()
+            .any(|w| lexicon::HEDGES.contains(&w));
+        let text = lexemes[i..after.max(i + 1)]
+            .iter()
+            .map(|l| l.text)
+            .collect::<Vec<_>>()
+            .join(" ");
+        out.push((
+            Quantity {
+                value: (raw + offset) * factor,
+                tolerance,
+                measure,
+                bound,
+                hedged,
+                at: i,
+                span: if currency.is_some() { i - 1 } else { i }..after.max(i + 1),
+                text,
+            },
+            scale,
+            next,
+        ));
+        i = after.max(i + 1);
+    }
+    spread_ranges(lexemes, &lower, &mut out);
+    out.into_iter().map(|(q, _, _)| q).collect()
+}
+
+/// "five to six weeks", "between 20,000 and 80,000 individuals", "25 to 30 million years": the
+/// first number takes the second's scale and unit when it has none of its own.
+fn spread_ranges(lexemes: &[Lexeme<'_>], lower: &[String], found: &mut [(Quantity, f64, usize)]) {
+    for k in (0..found.len().saturating_sub(1)).rev() {
+        let (left, right) = found.split_at_mut(k + 1);
+        let (a, a_scale, a_end) = &mut left[k];
+        let (b, b_scale, _) = &right[0];
+        let joined = *a_end + 1 == b.at
+            && matches!(
+                lower[*a_end].as_str(),
+                "to" | "-" | "\u{2013}" | "and" | "or"
+            )
+            || *a_end == b.at && lexemes[b.at].hyphenated;
+        if !joined || a.measure != Measure::Bare || *a_scale != 1.0 {
+            continue;
+        }
+        let factor = match &b.measure {
+            Measure::Unit(u) if u.name != "°F" => u.factor,
+            Measure::Unit(_) => continue,
+            _ => 1.0,
+        };
+        a.value *= b_scale * factor;
+        a.tolerance *= b_scale * factor;
+        a.measure = b.measure.clone();
+        *a_scale = *b_scale;
+    }
+}
+
+type NumberAt = (f64, u32, f64, Option<String>, usize);
+
+/// The number starting at `i`: value, decimals written, scale, clock text, next index.
+fn number_at(lexemes: &[Lexeme<'_>], lower: &[String], i: usize) -> Option<NumberAt> {
+    let lexeme = &lexemes[i];
+    let (value, decimals, mut next) = match lexeme.kind {
+        LexKind::Number if lexeme.text.contains(':') => {
+            return Some((0.0, 0, 1.0, Some(lexeme.text.to_string()), i + 1));
+        }
+        LexKind::Number => {
+            let digits: String = lexeme.text.chars().filter(|&c| c != ',').collect();
+            let decimals = digits.split_once('.').map_or(0, |(_, d)| d.len() as u32);
+            (digits.parse::<f64>().ok()?, decimals, i + 1)
+        }
+        LexKind::Word => {
+            let (value, next) = number_words(lexemes, lower, i)?;
+            (value, 0, next)
+        }
+        _ => return None,
+    };
+    let mut scale = 1.0;
+    while let Some(&(_, s)) = lower
+        .get(next)
+        .and_then(|w| lexicon::SCALES.iter().find(|(name, _)| name == w))
+    {
+        scale *= s;
+        next += 1;
+    }
+    Some((value, decimals, scale, None, next))
+}
+
+/// Number words from `i` ("forty-nine", "two hundred", "seven million", "a dozen"). "one" and
+/// "a" alone are not numbers: they are far more often pronouns and articles.
+fn number_words(lexemes: &[Lexeme<'_>], lower: &[String], i: usize) -> Option<(f64, usize)> {
+    let small = |w: &str| {
+        lexicon::UNITS_WORDS
+            .iter()
+            .find(|(name, _)| *name == w)
+            .map(|&(_, v)| v as f64)
+    };
+    let big = |w: &str| {
+        lexicon::SCALES
+            .iter()
+            .find(|(name, _)| *name == w)
+            .map(|&(_, v)| v)
+    };
+    let first = lower[i].as_str();
+    if first == "a" || first == "one" {
+        let next = lower.get(i + 1).map(String::as_str).unwrap_or("");
+        let scaled = big(next).is_some() || next == "dozen";
+        let compound = first == "one" && lexemes.get(i + 1).is_some_and(|l| l.hyphenated);
+        let measured = first == "one" && unit_at(lower, i + 1).is_some();
+        if !(scaled || compound || measured) {
+            return None;
+        }
+        if first == "a" {
+            let (v, n) = number_words(lexemes, lower, i + 1).unwrap_or((1.0, i + 1));
+            return Some((v, n));
+        }
+    }
+    small(first)?;
+    let (mut total, mut current) = (0.0, 0.0);
+    let mut j = i;
+    while j < lexemes.len() && lexemes[j].kind == LexKind::Word {
+        let w = lower[j].as_str();
+        if let Some(v) = small(w) {
+            current += v;
+        } else if w == "hundred" {
+            current = current.max(1.0) * 100.0;
+        } else if w == "thousand" {
+            total += current.max(1.0) * 1e3;
+            current = 0.0;
+        } else if w == "and" && lower.get(j + 1).is_some_and(|n| small(n).is_some()) && j > i {
+            // "one hundred and five"
+        } else {
+            break;
+        }
+        j += 1;
+    }
+    Some((total + current, j))
+}
+
+/// A unit spelled at `i`, and the index after it.
+fn unit_at(lower: &[String], i: usize) -> Option<(Unit, usize)> {
+    lexicon::UNITS.iter().find_map(|(spelling, unit)| {
+        let fits = spelling
+            .iter()
+            .enumerate()
+            .all(|(k, part)| lower.get(i + k).is_some_and(|w| fold_plural(w) == *part));
+        fits.then_some((*unit, i + spelling.len()))
+    })
+}
+
+/// What follows a number when it is not a unit: a month (a date), a counted noun, or nothing.
+fn follower(lexemes: &[Lexeme<'_>], lower: &[String], i: usize) -> Measure {
+    let Some(next) = lexemes.get(i).filter(|l| l.kind == LexKind::Word) else {
+        return Measure::Bare;
+    };
+    let word = lower[i].as_str();
+    if lexicon::MONTHS.contains(&word) {
+        return Measure::Day(word.to_string());
+    }
+    if super::lex::is_stopword(word) || next.text.starts_with(char::is_uppercase) {
+        return Measure::Bare;
+    }
+    Measure::Noun(fold(word))
+}
+
+/// Whether `page` states the same quantity as `claim`.
+pub fn same(claim: &Quantity, page: &Quantity) -> bool {
+    if !comparable(&claim.measure, &page.measure, true) {
+        return false;
+    }
+    if let (Measure::Clock(a), Measure::Clock(b)) = (&claim.measure, &page.measure) {
+        return a == b;
+    }
+    let hedge = if claim.hedged || page.hedged {
+        HEDGE_TOLERANCE * claim.value.abs().max(page.value.abs())
+    } else {
+        0.0
+    };
+    let tolerance = claim.tolerance.max(page.tolerance) + hedge;
+    match claim.bound {
+        Some(Bound::AtLeast) if page.bound != Some(Bound::AtMost) => {
+            page.value + tolerance >= claim.value
+        }
+        Some(Bound::AtMost) if page.bound != Some(Bound::AtLeast) => {
+            page.value - tolerance <= claim.value
+        }
+        _ => (claim.value - page.value).abs() <= tolerance,
+    }
+}
+
+/// Whether two quantities measure the same kind of thing, so that different values conflict.
+/// When only checking for a match (`loose`), a counted noun and a bare number may meet.
+pub fn comparable(a: &Measure, b: &Measure, loose: bool) -> bool {
+    use Measure::*;
+    match (a, b) {
+        (Unit(x), Unit(y)) => {
+            x.dimension == y.dimension
+                || matches!(
+                    (x.dimension, y.dimension),
+                    (Dimension::Angle, Dimension::Temperature)
+                        | (Dimension::Temperature, Dimension::Angle)
+                )
+        }
+        (Year, Year) | (Clock(_), Clock(_)) | (Bare, Bare) => true,
+        (Day(x), Day(y)) => x == y,
+        (Noun(x), Noun(y)) => loose || x == y,
+        (Noun(_), Bare) | (Bare, Noun(_)) => true,
+        (Unit(_), Bare) | (Bare, Unit(_)) => loose,
+        _ => false,
+    }
+}
+
+/// The claim's quantity against the passage's: stated, contradicted by a comparable number,
+/// or not addressed.
+pub fn fit(claim: &Quantity, page: &[Quantity]) -> NumberFit {
+    if page.iter().any(|p| same(claim, p)) {
+        NumberFit::Match
+    } else if page
+        .iter()
+        .any(|p| comparable(&claim.measure, &p.measure, false))
+    {
+        NumberFit::Conflict
+    } else {
+        NumberFit::Missing
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::lex::lex;
+    use super::*;
+
+    fn first(text: &str) -> Quantity {
+        quantities(&lex(text))
+            .into_iter()
+            .next()
+            .expect("a quantity")
+    }
+
+    #[test]
+    fn values_are_read_with_scale_units_and_words() {
+        let table: &[(&str, f64)] = &[
+            ("1,642 metres", 1642.0),
+            ("2.5 million rivets", 2_500_000.0),
+            ("seven million people", 7_000_000.0),
+            ("Forty-nine copies", 49.0),
+            ("twenty-one copies", 21.0),
+            ("a dozen eggs", 12.0),
+            ("42-kilometre route", 42_000.0),
+            ("1.2 billion euros", 1.2e9),
+            ("€300 million", 3e8),
+            ("4.99 per cent", 4.99),
+            ("two hundred and five", 205.0),
+        ];
+        for (text, value) in table {
+            let q = first(text);
+            assert!((q.value - value).abs() < 1e-6, "{text}: {}", q.value);
+        }
+    }
+
+    #[test]
+    fn the_same_quantity_written_differently_matches() {
+        let table: &[(&str, &str)] = &[
+            ("100 degrees Celsius", "100 °C"),
+            ("about 7 million people", "seven million people"),
+            ("1.2 billion euros", "1,200,000,000 euros"),
+            ("almost 5 per cent", "4.99 per cent"),
+            ("5 km", "5,000 metres"),
+            ("more than 250 cities", "more than 250 cities"),
+            ("2:00:35", "2:00:35"),
+            ("in 1889", "the 1889 fair"),
+            ("90 sols", "a 90-sol mission"),
+        ];
+        for (claim, page) in table {
+            let (c, p) = (first(claim), first(page));
+            assert!(same(&c, &p), "{claim} vs {page}: {c:?} {p:?}");
+        }
+    }
+
+    #[test]
+    fn different_quantities_of_one_kind_conflict() {
+        let table: &[(&str, &str)] = &[
+            ("50 degrees Celsius", "100 degrees Celsius"),
+            ("7 million rivets", "2.5 million rivets"),
+            ("25 to 30 thousand years", "25 to 30 million years"),
+            ("1.5 billion euros", "1.2 billion euros"),
+            ("in 1775", "in 1755"),
+            ("27 times", "72 times"),
+            ("2:00:35", "2:01:09"),
+            ("5 kilometres", "12 kilometres"),
+        ];
+        for (claim, page) in table {
+            let c = first(claim);
+            let pages = quantities(&lex(page));
+            assert_eq!(fit(&c, &pages), NumberFit::Conflict, "{claim} vs {page}");
+        }
+    }
+
+    #[test]
+    fn unrelated_quantities_are_missing_not_conflicting() {
+        let table: &[(&str, &str)] = &[
+            ("30 kilometres per hour", "2,000 eggs"),
+            ("in 2026", "18 million pounds"),
+            ("6 August", "18 February"),
+        ];
+        for (claim, page) in table {
+            let c = first(claim);
+            assert_eq!(
+                fit(&c, &quantities(&lex(page))),
+                NumberFit::Missing,
+                "{claim} vs {page}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_lone_one_or_a_is_not_a_number() {
+        assert!(quantities(&lex("only one, the Angara, flows out")).is_empty());
+        assert!(quantities(&lex("a seal that lives in one lake")).is_empty());
+        assert_eq!(first("one hundred").value, 100.0);
+    }
+}

@@ -428,7 +428,9 @@ fn transport_failure(url: &Url, err: &reqwest::Error) -> Attempt {
         None if err.is_timeout() => (Label::Unreachable, Reason::Timeout, true),
         // A body that does not decompress: the server's fault, and the same next time.
         None if err.is_decode() => (Label::Unreachable, Reason::BadResponse, false),
-        None if is_tls_failure(err) => (Label::Unreachable, Reason::TlsError, false),
+        None if is_tls_failure(url, err) => (Label::Unreachable, Reason::TlsError, false),
+        // Something answered, but not in HTTP: asking again gets the same answer.
+        None if is_not_http(err) => (Label::Unreachable, Reason::BadResponse, false),
         None => (Label::Unreachable, Reason::ConnectError, true),
     };
     let rejection = Rejection::new(label, reason)
@@ -444,16 +446,30 @@ fn transport_failure(url: &Url, err: &reqwest::Error) -> Attempt {
     }
 }
 
-/// Whether the causes of `err` name a TLS failure. The client's own message is skipped: it
-/// quotes the URL, and a URL may well mention certificates.
-fn is_tls_failure(err: &reqwest::Error) -> bool {
+/// Whether `err` is a failed TLS handshake: a bad certificate, or a peer that does not speak
+/// TLS. The TLS library's error types are not ours to name; what tells a handshake failure apart
+/// is that it strikes an https connection after the TCP connection was made (TCP and DNS
+/// failures say so in their messages).
+fn is_tls_failure(url: &Url, err: &reqwest::Error) -> bool {
+    let handshake =
+        url.scheme() == "https" && err.is_connect() && !causes_mention(err, &["tcp ", "dns error"]);
+    handshake || causes_mention(err, &["certificate", "tls", "handshake", "ssl"])
+}
+
+/// Whether the answer could not be parsed as HTTP. The HTTP library's error type is not ours to
+/// name, so its messages for a malformed status line or head are recognised instead.
+fn is_not_http(err: &reqwest::Error) -> bool {
+    causes_mention(err, &["invalid http", "message head is too large"])
+}
+
+/// Whether the causes of `err` mention one of `needles` (lower-case). The client's own message
+/// is skipped: it quotes the URL, and a URL may well mention certificates.
+fn causes_mention(err: &reqwest::Error, needles: &[&str]) -> bool {
     let Some(cause) = std::error::Error::source(err) else {
         return false;
     };
     let lower = error_chain(cause).to_ascii_lowercase();
-    ["certificate", "tls", "handshake", "ssl"]
-        .iter()
-        .any(|needle| lower.contains(needle))
+    needles.iter().any(|needle| lower.contains(needle))
 }
 
 fn source_of<'a, T: std::error::Error + 'static>(

@@ -62,17 +62,43 @@ pub fn declared_kind(content_type: Option<&str>) -> Option<BodyKind> {
     })
 }
 
+/// What undeclared bytes are, after the WHATWG MIME sniffing rules: a PDF signature, a
+/// document opening with one of the tags (or a comment) that only HTML starts with, text, or
+/// binary.
 fn sniff(body: &[u8]) -> BodyKind {
+    const HTML_OPENINGS: &[&str] = &[
+        "<!doctype html",
+        "<html",
+        "<head",
+        "<script",
+        "<iframe",
+        "<h1",
+        "<div",
+        "<font",
+        "<table",
+        "<a",
+        "<style",
+        "<title",
+        "<b",
+        "<body",
+        "<br",
+        "<p",
+        "<!--",
+    ];
     let head = &body[..body.len().min(1024)];
     if head.starts_with(b"%PDF-") {
         return BodyKind::Pdf;
     }
     let text = String::from_utf8_lossy(head).to_ascii_lowercase();
     let trimmed = text.trim_start_matches('\u{feff}').trim_start();
-    if trimmed.starts_with("<!doctype html")
-        || trimmed.starts_with("<html")
-        || text.contains("<body")
-    {
+    let opens_html = HTML_OPENINGS.iter().any(|tag| {
+        trimmed.strip_prefix(tag).is_some_and(|rest| {
+            // `<a` must not match `<article`: a tag name ends at a space or `>`
+            // (a comment needs no terminator).
+            *tag == "<!--" || rest.starts_with([' ', '>', '\t', '\n', '\r', '\x0c'])
+        })
+    });
+    if opens_html || text.contains("<body") {
         return BodyKind::Html;
     }
     if std::str::from_utf8(head).is_ok() || !head.contains(&0) {
@@ -253,6 +279,10 @@ mod tests {
         assert_eq!(body_kind(Some("text/plain"), b"hi"), BodyKind::Text);
         assert_eq!(body_kind(Some("image/png"), b"\x89PNG"), BodyKind::Other);
         assert_eq!(body_kind(None, b"<!DOCTYPE html><html>"), BodyKind::Html);
+        assert_eq!(body_kind(None, b"\n <!-- a comment -->"), BodyKind::Html);
+        assert_eq!(body_kind(None, b"<P>a paragraph"), BodyKind::Html);
+        assert_eq!(body_kind(None, b"<article>"), BodyKind::Text);
+        assert_eq!(body_kind(None, b"<abc> is not a tag"), BodyKind::Text);
         assert_eq!(body_kind(None, b"\x00\x01\x02\xff"), BodyKind::Other);
     }
 

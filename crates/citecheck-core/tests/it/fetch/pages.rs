@@ -6,7 +6,7 @@ use citecheck_core::fetch::FetchOptions;
 use citecheck_core::{Label, Reason};
 
 use super::{fetch, options, page, rejection, summary};
-use crate::site::{Site, NOTES_MD, NOTES_TXT, SHORT_TXT, THIN_READABILITY};
+use crate::site::{Site, ARTICLE_SENTENCE, NOTES_MD, NOTES_TXT, SHORT_TXT, THIN_READABILITY};
 
 #[tokio::test]
 async fn a_soft_404_template_served_with_200_is_not_found() {
@@ -195,4 +195,33 @@ async fn an_image_larger_than_the_cap_is_still_an_unsupported_content_type() {
     let rejection = rejection(fetch(options, &site.url("/big-image")).await);
 
     assert_eq!(rejection.reason, Reason::UnsupportedContentType);
+}
+
+#[tokio::test]
+async fn html_without_a_content_type_is_recognised_by_its_bytes() {
+    let site = Site::start().await;
+    for path in ["/undeclared", "/octet-stream"] {
+        let page = page(fetch(options(), &site.url(path)).await);
+
+        assert!(
+            page.markdown.contains(ARTICLE_SENTENCE),
+            "{path}: {}",
+            page.markdown
+        );
+        assert!(!page.markdown.contains("<p>"), "{path}: {}", page.markdown);
+    }
+}
+
+#[tokio::test]
+async fn undeclared_html_that_opens_with_a_comment_is_still_converted() {
+    let site = Site::start().await;
+
+    let page = page(fetch(options(), &site.url("/undeclared-commented")).await);
+
+    assert!(
+        page.markdown.contains("rings the bell twice"),
+        "{}",
+        page.markdown
+    );
+    assert!(!page.markdown.contains("<html>"), "{}", page.markdown);
 }

@@ -1,5 +1,6 @@
 //! Status codes and transport failures: dead links, retried failures, timeouts, DNS.
 
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -8,7 +9,7 @@ use citecheck_core::fetch::{FetchOptions, Fetcher};
 use citecheck_core::{Label, Reason};
 
 use super::{fetch, fetcher_with, names, options, page, rejection, summary, CountingResolver};
-use crate::site::{closed_port, Site, ARTICLE_SENTENCE};
+use crate::site::{closed_port, raw_server, Site, ARTICLE_SENTENCE};
 
 #[tokio::test]
 async fn a_404_is_unreachable_with_its_status_as_the_reason_and_is_not_retried() {
@@ -275,4 +276,61 @@ async fn a_name_from_the_resolver_table_is_fetched() {
 
     assert_eq!(page.final_url, url);
     assert_eq!(site.hits("/story/boiling"), 1);
+}
+
+#[tokio::test]
+async fn a_server_that_does_not_speak_http_is_a_bad_response() {
+    let (port, connections) = raw_server(b"SSH-2.0-OpenSSH_9.6\r\n").await;
+    let url = format!("http://127.0.0.1:{port}/story");
+
+    let rejection = rejection(fetch(options(), &url).await);
+
+    assert_eq!(
+        summary(&rejection),
+        (
+            Label::Unreachable,
+            Reason::BadResponse,
+            Some(url.as_str()),
+            None
+        ),
+        "{rejection:?}"
+    );
+    assert_eq!(connections.load(Ordering::SeqCst), 1, "not retried");
+}
+
+#[tokio::test]
+async fn https_to_a_server_that_answers_in_plain_http_is_a_tls_error() {
+    let (port, _) = raw_server(b"HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\n").await;
+    let url = format!("https://127.0.0.1:{port}/story");
+
+    let rejection = rejection(fetch(options(), &url).await);
+
+    assert_eq!(
+        summary(&rejection),
+        (
+            Label::Unreachable,
+            Reason::TlsError,
+            Some(url.as_str()),
+            None
+        ),
+        "{rejection:?}"
+    );
+}
+
+#[tokio::test]
+async fn https_to_a_closed_port_is_a_connect_error_not_a_tls_error() {
+    let url = format!("https://127.0.0.1:{}/story", closed_port());
+
+    let rejection = rejection(fetch(options(), &url).await);
+
+    assert_eq!(
+        summary(&rejection),
+        (
+            Label::Unreachable,
+            Reason::ConnectError,
+            Some(url.as_str()),
+            None
+        ),
+        "{rejection:?}"
+    );
 }

@@ -1,0 +1,317 @@
+//! AVX-512 kernels: the matrix products in bf16 (`vdpbf16ps`) and f32 (`vfmadd`), and the
+//! element-wise maths compiled with 512-bit registers.
+//!
+//! Why `unsafe` here, and only here: stable Rust reaches these instructions only through
+//! `std::arch` intrinsics inside `#[target_feature]` functions, which are `unsafe` to call, and
+//! the micro-kernels read the packed operands through raw pointers to keep 24 accumulators in
+//! registers without bounds checks in the inner loop. The safe entry points below check every
+//! length once and are only called after [`has_avx512`]/[`has_bf16`] said yes (the backend is
+//! chosen from those at load), which is what makes each `unsafe` block sound.
+#![allow(unsafe_code)]
+
+#[cfg(target_arch = "x86_64")]
+use std::arch::x86_64::*;
+
+use super::{math, PANEL};
+
+/// Rows per micro-tile and panels (of 16 columns) per micro-tile: 6 x 4 accumulators of 16 f32
+/// plus 4 loaded panels and a broadcast fill 29 of the 32 vector registers.
+const MR: usize = 6;
+const NP: usize = 4;
+
+pub(super) fn has_avx512() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx512f")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+pub(super) fn has_bf16() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        has_avx512() && std::arch::is_x86_feature_detected!("avx512bf16")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+fn last_mask(n: usize, panel: usize) -> u16 {
+    let cols = n - panel * PANEL;
+    if cols >= PANEL {
+        0xFFFF
+    } else {
+        (1u16 << cols) - 1
+    }
+}
+
+/// `c = a * b (+ bias)` with `a` as bf16 rows of `2 * pairs` values (zero-padded), `b` packed
+/// `[panel][pairs][16][2]`, `bias` padded to whole panels.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn gemm_bf16(
+    a: &[u16],
+    m: usize,
+    pairs: usize,
+    b: &[u16],
+    n: usize,
+    bias: Option<&[f32]>,
+    c: &mut [f32],
+    ldc: usize,
+) {
+    let panels = n.div_ceil(PANEL);
+    assert!(has_bf16(), "gemm_bf16 needs AVX-512 BF16");
+    assert!(a.len() >= m * pairs * 2);
+    assert!(b.len() >= panels * pairs * 2 * PANEL);
+    assert!(bias.is_none_or(|bias| bias.len() >= panels * PANEL));
+    assert!(m == 0 || (c.len() >= (m - 1) * ldc + n && ldc >= n));
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: the CPU has AVX-512F and BF16 (asserted above), and every pointer offset the
+    // tiles compute stays within the lengths asserted above: rows < m, pairs < `pairs`,
+    // panels < `panels`, stores masked to columns < n.
+    unsafe {
+        let bias_ptr = bias.map_or(std::ptr::null(), <[f32]>::as_ptr);
+        let mut p0 = 0;
+        while p0 < panels {
+            let np = NP.min(panels - p0);
+            let mask = last_mask(n, p0 + np - 1);
+            let b_tile = b.as_ptr().add(p0 * pairs * 2 * PANEL);
+            let bias_tile = if bias_ptr.is_null() {
+                bias_ptr
+            } else {
+                bias_ptr.add(p0 * PANEL)
+            };
+            let mut i0 = 0;
+            while i0 < m {
+                let mr = MR.min(m - i0);
+                let a_tile = a.as_ptr().add(i0 * pairs * 2);
+                let c_tile = c.as_mut_ptr().add(i0 * ldc + p0 * PANEL);
+                macro_rules! tile {
+                    ($mr:literal, $np:literal) => {
+                        tile_bf16::<$mr, $np>(a_tile, pairs, b_tile, bias_tile, c_tile, ldc, mask)
+                    };
+                }
+                match (mr, np) {
+                    (6, 4) => tile!(6, 4),
+                    (6, 3) => tile!(6, 3),
+                    (6, 2) => tile!(6, 2),
+                    (6, 1) => tile!(6, 1),
+                    (5, 4) => tile!(5, 4),
+                    (5, 3) => tile!(5, 3),
+                    (5, 2) => tile!(5, 2),
+                    (5, 1) => tile!(5, 1),
+                    (4, 4) => tile!(4, 4),
+                    (4, 3) => tile!(4, 3),
+                    (4, 2) => tile!(4, 2),
+                    (4, 1) => tile!(4, 1),
+                    (3, 4) => tile!(3, 4),
+                    (3, 3) => tile!(3, 3),
+                    (3, 2) => tile!(3, 2),
+                    (3, 1) => tile!(3, 1),
+                    (2, 4) => tile!(2, 4),
+                    (2, 3) => tile!(2, 3),
+                    (2, 2) => tile!(2, 2),
+                    (2, 1) => tile!(2, 1),
+                    (1, 4) => tile!(1, 4),
+                    (1, 3) => tile!(1, 3),
+                    (1, 2) => tile!(1, 2),
+                    _ => tile!(1, 1),
+                }
+                i0 += mr;
+            }
+            p0 += np;
+        }
+    }
+}
+
+/// One `R x (16 * P)` tile over the whole depth. `mask` limits the stores of the last panel.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bf16")]
+unsafe fn tile_bf16<const R: usize, const P: usize>(
+    a: *const u16,
+    pairs: usize,
+    b: *const u16,
+    bias: *const f32,
+    c: *mut f32,
+    ldc: usize,
+    mask: u16,
+) {
+    let panel_stride = pairs * 2 * PANEL;
+    let mut acc = [[_mm512_setzero_ps(); P]; R];
+    for l in 0..pairs {
+        let mut bv = [_mm512_setzero_si512(); P];
+        for (j, v) in bv.iter_mut().enumerate() {
+            *v = _mm512_loadu_si512(b.add(j * panel_stride + l * 2 * PANEL).cast());
+        }
+        for (r, acc_r) in acc.iter_mut().enumerate() {
+            let pair = a.add(r * pairs * 2 + l * 2).cast::<i32>().read_unaligned();
+            let av: __m512bh = std::mem::transmute(_mm512_set1_epi32(pair));
+            for (x, v) in acc_r.iter_mut().zip(bv.iter()) {
+                *x = _mm512_dpbf16_ps(*x, av, std::mem::transmute::<__m512i, __m512bh>(*v));
+            }
+        }
+    }
+    store_tile::<R, P>(&acc, bias, c, ldc, mask);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn store_tile<const R: usize, const P: usize>(
+    acc: &[[__m512; P]; R],
+    bias: *const f32,
+    c: *mut f32,
+    ldc: usize,
+    mask: u16,
+) {
+    for (r, acc_r) in acc.iter().enumerate() {
+        for (j, x) in acc_r.iter().enumerate() {
+            let mut v = *x;
+            if !bias.is_null() {
+                v = _mm512_add_ps(v, _mm512_loadu_ps(bias.add(j * PANEL)));
+            }
+            let m = if j + 1 == P { mask } else { 0xFFFF };
+            _mm512_mask_storeu_ps(c.add(r * ldc + j * PANEL), m, v);
+        }
+    }
+}
+
+/// `c = a * b (+ bias)` in f32 with `b` packed `[panel][k][16]`.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn gemm_f32(
+    a: &[f32],
+    lda: usize,
+    m: usize,
+    k: usize,
+    b: &[f32],
+    n: usize,
+    bias: Option<&[f32]>,
+    c: &mut [f32],
+    ldc: usize,
+) {
+    let panels = n.div_ceil(PANEL);
+    assert!(has_avx512(), "gemm_f32 needs AVX-512F");
+    assert!(m == 0 || (a.len() >= (m - 1) * lda + k && lda >= k));
+    assert!(b.len() >= panels * k * PANEL);
+    assert!(bias.is_none_or(|bias| bias.len() >= panels * PANEL));
+    assert!(m == 0 || (c.len() >= (m - 1) * ldc + n && ldc >= n));
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: as in `gemm_bf16`: the CPU has AVX-512F and all offsets are within the asserted
+    // lengths.
+    unsafe {
+        let bias_ptr = bias.map_or(std::ptr::null(), <[f32]>::as_ptr);
+        let mut p0 = 0;
+        while p0 < panels {
+            let np = NP.min(panels - p0);
+            let mask = last_mask(n, p0 + np - 1);
+            let b_tile = b.as_ptr().add(p0 * k * PANEL);
+            let bias_tile = if bias_ptr.is_null() {
+                bias_ptr
+            } else {
+                bias_ptr.add(p0 * PANEL)
+            };
+            let mut i0 = 0;
+            while i0 < m {
+                let mr = MR.min(m - i0);
+                let a_tile = a.as_ptr().add(i0 * lda);
+                let c_tile = c.as_mut_ptr().add(i0 * ldc + p0 * PANEL);
+                macro_rules! tile {
+                    ($mr:literal, $np:literal) => {
+                        tile_f32::<$mr, $np>(a_tile, lda, k, b_tile, bias_tile, c_tile, ldc, mask)
+                    };
+                }
+                match (mr, np) {
+                    (6, 4) => tile!(6, 4),
+                    (6, 3) => tile!(6, 3),
+                    (6, 2) => tile!(6, 2),
+                    (6, 1) => tile!(6, 1),
+                    (5, 4) => tile!(5, 4),
+                    (5, 3) => tile!(5, 3),
+                    (5, 2) => tile!(5, 2),
+                    (5, 1) => tile!(5, 1),
+                    (4, 4) => tile!(4, 4),
+                    (4, 3) => tile!(4, 3),
+                    (4, 2) => tile!(4, 2),
+                    (4, 1) => tile!(4, 1),
+                    (3, 4) => tile!(3, 4),
+                    (3, 3) => tile!(3, 3),
+                    (3, 2) => tile!(3, 2),
+                    (3, 1) => tile!(3, 1),
+                    (2, 4) => tile!(2, 4),
+                    (2, 3) => tile!(2, 3),
+                    (2, 2) => tile!(2, 2),
+                    (2, 1) => tile!(2, 1),
+                    (1, 4) => tile!(1, 4),
+                    (1, 3) => tile!(1, 3),
+                    (1, 2) => tile!(1, 2),
+                    _ => tile!(1, 1),
+                }
+                i0 += mr;
+            }
+            p0 += np;
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn tile_f32<const R: usize, const P: usize>(
+    a: *const f32,
+    lda: usize,
+    k: usize,
+    b: *const f32,
+    bias: *const f32,
+    c: *mut f32,
+    ldc: usize,
+    mask: u16,
+) {
+    let panel_stride = k * PANEL;
+    let mut acc = [[_mm512_setzero_ps(); P]; R];
+    for l in 0..k {
+        let mut bv = [_mm512_setzero_ps(); P];
+        for (j, v) in bv.iter_mut().enumerate() {
+            *v = _mm512_loadu_ps(b.add(j * panel_stride + l * PANEL));
+        }
+        for (r, acc_r) in acc.iter_mut().enumerate() {
+            let av = _mm512_set1_ps(*a.add(r * lda + l));
+            for (x, v) in acc_r.iter_mut().zip(bv.iter()) {
+                *x = _mm512_fmadd_ps(av, *v, *x);
+            }
+        }
+    }
+    store_tile::<R, P>(&acc, bias, c, ldc, mask);
+}
+
+pub(super) fn gelu(x: &mut [f32]) {
+    assert!(has_avx512());
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: the CPU has AVX-512F (asserted); the function is plain safe Rust otherwise.
+    unsafe {
+        gelu_avx512(x)
+    }
+}
+
+pub(super) fn softmax_rows(x: &mut [f32], stride: usize, n: usize) {
+    assert!(has_avx512());
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: as in `gelu`.
+    unsafe {
+        softmax_avx512(x, stride, n)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl,fma")]
+fn gelu_avx512(x: &mut [f32]) {
+    math::gelu(x)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl,fma")]
+fn softmax_avx512(x: &mut [f32], stride: usize, n: usize) {
+    math::softmax_rows(x, stride, n)
+}

@@ -1,0 +1,282 @@
+//! Matrix products and element-wise maths for the forward pass, on the fastest path the CPU has.
+//!
+//! A matrix `B` (weights, or keys/values of one attention head) is packed once into panels of 16
+//! columns; `A` (activations) stays row-major f32 and is converted on the fly when the product
+//! runs in bf16. Two precisions:
+//! - [`Precision::Bf16`]: bf16 inputs, f32 accumulation (AVX-512 BF16 `vdpbf16ps`), twice the
+//!   multiply rate of f32 on CPUs that have it; everything outside the products stays f32.
+//! - [`Precision::F32`]: f32 throughout (AVX-512F when present, else portable Rust).
+
+mod avx512;
+mod portable;
+
+pub(crate) mod math;
+
+/// The arithmetic the matrix products run in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Precision {
+    /// bf16 multiplies with f32 accumulation; needs AVX-512 BF16, else falls back to f32.
+    Bf16,
+    F32,
+}
+
+impl std::fmt::Display for Precision {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::Bf16 => "bf16",
+            Self::F32 => "f32",
+        })
+    }
+}
+
+/// Columns per packed panel: one 512-bit register of f32 results.
+pub(crate) const PANEL: usize = 16;
+
+/// The instruction set the products run on, chosen once at load.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Backend {
+    Avx512Bf16,
+    Avx512F32,
+    Portable,
+}
+
+impl Backend {
+    /// The fastest backend for `wanted` on this CPU, and the precision it really computes in.
+    pub(crate) fn select(wanted: Precision) -> Self {
+        match (wanted, avx512::has_avx512(), avx512::has_bf16()) {
+            (Precision::Bf16, true, true) => Self::Avx512Bf16,
+            (_, true, _) => Self::Avx512F32,
+            _ => Self::Portable,
+        }
+    }
+
+    pub(crate) fn precision(self) -> Precision {
+        match self {
+            Self::Avx512Bf16 => Precision::Bf16,
+            Self::Avx512F32 | Self::Portable => Precision::F32,
+        }
+    }
+
+    pub(crate) fn describe(self) -> &'static str {
+        match self {
+            Self::Avx512Bf16 => "avx512-bf16",
+            Self::Avx512F32 => "avx512-f32",
+            Self::Portable => "portable-f32",
+        }
+    }
+
+    /// Packs the `k x n` matrix whose element `(i, j)` is `element(i, j)`.
+    pub(crate) fn pack(self, k: usize, n: usize, element: impl Fn(usize, usize) -> f32) -> Packed {
+        let panels = n.div_ceil(PANEL);
+        match self.precision() {
+            Precision::Bf16 => {
+                let pairs = k.div_ceil(2);
+                let mut data = vec![0u16; panels * pairs * 2 * PANEL];
+                for p in 0..panels {
+                    for j in 0..PANEL.min(n - p * PANEL) {
+                        for i in 0..k {
+                            let at = ((p * pairs + i / 2) * PANEL + j) * 2 + i % 2;
+                            data[at] = math::to_bf16(element(i, p * PANEL + j));
+                        }
+                    }
+                }
+                Packed {
+                    k,
+                    n,
+                    data: PackedData::Bf16(data),
+                }
+            }
+            Precision::F32 => {
+                let mut data = vec![0f32; panels * k * PANEL];
+                for p in 0..panels {
+                    for i in 0..k {
+                        for j in 0..PANEL.min(n - p * PANEL) {
+                            data[(p * k + i) * PANEL + j] = element(i, p * PANEL + j);
+                        }
+                    }
+                }
+                Packed {
+                    k,
+                    n,
+                    data: PackedData::F32(data),
+                }
+            }
+        }
+    }
+
+    /// `c[i][j] = sum_l a[i][l] * b[l][j] + bias[j]` for `i < m`, `j < b.n`, with row strides
+    /// `lda` and `ldc`. `bias`, when given, has at least `b.n` entries. `scratch` holds the
+    /// bf16 copy of `a` between calls.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn matmul(
+        self,
+        a: &[f32],
+        lda: usize,
+        m: usize,
+        b: &Packed,
+        bias: Option<&[f32]>,
+        c: &mut [f32],
+        ldc: usize,
+        scratch: &mut Vec<u16>,
+    ) {
+        if m == 0 || b.n == 0 {
+            return;
+        }
+        assert!(
+            a.len() >= (m - 1) * lda + b.k && lda >= b.k,
+            "matmul: a too short"
+        );
+        assert!(
+            c.len() >= (m - 1) * ldc + b.n && ldc >= b.n,
+            "matmul: c too short"
+        );
+        let padded_bias;
+        let bias = match bias {
+            Some(bias) => {
+                assert!(bias.len() >= b.n, "matmul: bias too short");
+                let mut v = bias[..b.n].to_vec();
+                v.resize(b.n.div_ceil(PANEL) * PANEL, 0.0);
+                padded_bias = v;
+                Some(padded_bias.as_slice())
+            }
+            None => None,
+        };
+        match (&b.data, self) {
+            (PackedData::Bf16(data), Self::Avx512Bf16) => {
+                let pairs = b.k.div_ceil(2);
+                scratch.clear();
+                scratch.resize(m * pairs * 2, 0);
+                for i in 0..m {
+                    let row = &a[i * lda..i * lda + b.k];
+                    let out = &mut scratch[i * pairs * 2..i * pairs * 2 + b.k];
+                    math::to_bf16_slice(row, out);
+                }
+                avx512::gemm_bf16(scratch, m, pairs, data, b.n, bias, c, ldc);
+            }
+            (PackedData::F32(data), Self::Avx512F32) => {
+                avx512::gemm_f32(a, lda, m, b.k, data, b.n, bias, c, ldc);
+            }
+            (PackedData::F32(data), Self::Portable) => {
+                portable::gemm_f32(a, lda, m, b.k, data, b.n, bias, c, ldc);
+            }
+            _ => unreachable!("a matrix packed for one backend is only used by that backend"),
+        }
+    }
+
+    /// `x <- gelu(x)` (the exact, erf-based GELU of BERT).
+    pub(crate) fn gelu(self, x: &mut [f32]) {
+        match self {
+            Self::Avx512Bf16 | Self::Avx512F32 => avx512::gelu(x),
+            Self::Portable => math::gelu(x),
+        }
+    }
+
+    /// Row-wise softmax of the first `n` entries of each `stride`-long row of `x`.
+    pub(crate) fn softmax_rows(self, x: &mut [f32], stride: usize, n: usize) {
+        match self {
+            Self::Avx512Bf16 | Self::Avx512F32 => avx512::softmax_rows(x, stride, n),
+            Self::Portable => math::softmax_rows(x, stride, n),
+        }
+    }
+}
+
+/// A `k x n` matrix in panels, ready to be the right-hand side of [`Backend::matmul`].
+pub(crate) struct Packed {
+    k: usize,
+    n: usize,
+    data: PackedData,
+}
+
+enum PackedData {
+    /// `[panel][k / 2][16 columns][2]`: the pair layout `vdpbf16ps` consumes.
+    Bf16(Vec<u16>),
+    /// `[panel][k][16 columns]`.
+    F32(Vec<f32>),
+}
+
+impl Packed {
+    pub(crate) fn bytes(&self) -> usize {
+        match &self.data {
+            PackedData::Bf16(d) => d.len() * 2,
+            PackedData::F32(d) => d.len() * 4,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reference(a: &[f32], m: usize, k: usize, b: &[f32], n: usize, bias: &[f32]) -> Vec<f32> {
+        let mut c = vec![0f32; m * n];
+        for i in 0..m {
+            for j in 0..n {
+                let s: f64 = (0..k)
+                    .map(|l| a[i * k + l] as f64 * b[l * n + j] as f64)
+                    .sum();
+                c[i * n + j] = s as f32 + bias[j];
+            }
+        }
+        c
+    }
+
+    fn values(len: usize, seed: u32) -> Vec<f32> {
+        let mut state = seed.wrapping_mul(2654435761).wrapping_add(1);
+        (0..len)
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 17;
+                state ^= state << 5;
+                (state % 2001) as f32 / 1000.0 - 1.0
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_backend_multiplies_odd_shapes_like_the_reference() {
+        let backends = [
+            Backend::Portable,
+            Backend::select(Precision::F32),
+            Backend::select(Precision::Bf16),
+        ];
+        for backend in backends {
+            for (m, k, n) in [
+                (1, 1, 1),
+                (7, 5, 17),
+                (13, 64, 70),
+                (6, 384, 64),
+                (25, 33, 100),
+            ] {
+                let a = values(m * k, 1);
+                let b = values(k * n, 2);
+                let bias = values(n, 3);
+                let packed = backend.pack(k, n, |i, j| b[i * n + j]);
+                let ldc = n + 3;
+                let mut c = vec![f32::NAN; m * ldc];
+                let mut scratch = Vec::new();
+                backend.matmul(&a, k, m, &packed, Some(&bias), &mut c, ldc, &mut scratch);
+                let want = reference(&a, m, k, &b, n, &bias);
+                // bf16 keeps 8 significant bits of each input: allow ~1% of the row's scale.
+                let tol = if backend.precision() == Precision::Bf16 {
+                    0.02 * (k as f32).sqrt()
+                } else {
+                    1e-4 * k as f32
+                };
+                for i in 0..m {
+                    for j in 0..n {
+                        let got = c[i * ldc + j];
+                        assert!(
+                            (got - want[i * n + j]).abs() <= tol,
+                            "{backend:?} {m}x{k}x{n} at ({i},{j}): {got} vs {}",
+                            want[i * n + j]
+                        );
+                    }
+                    assert!(
+                        c[i * ldc + n..(i + 1) * ldc].iter().all(|v| v.is_nan()),
+                        "{backend:?} wrote past n"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,38 @@
+//! The real model, loaded once per test binary. Tests that use it need the model files: they
+//! fetch them on first use (the project's test command fetches them before the tests run).
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use citecheck_embed::fetch::{ensure_model, FetchOptions};
+use citecheck_embed::{files, Embedder, EmbedderOptions, Precision};
+
+pub fn model_dir() -> PathBuf {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = files::resolve_model_dir(None).expect("a model directory");
+        ensure_model(&dir, &FetchOptions::from_env()).expect("the model files");
+        dir
+    })
+    .clone()
+}
+
+#[allow(dead_code)]
+pub fn model(precision: Precision) -> &'static Embedder {
+    static BF16: OnceLock<Embedder> = OnceLock::new();
+    static F32: OnceLock<Embedder> = OnceLock::new();
+    let cell = match precision {
+        Precision::Bf16 => &BF16,
+        Precision::F32 => &F32,
+    };
+    cell.get_or_init(|| {
+        Embedder::load(
+            &model_dir(),
+            EmbedderOptions {
+                precision,
+                threads: 1,
+            },
+        )
+        .expect("the model loads")
+    })
+}

@@ -1,5 +1,6 @@
 //! citecheck-core's integration tests: one binary, split by feature.
 
+mod crawlbase;
 mod fetch;
 mod judges;
 mod site;

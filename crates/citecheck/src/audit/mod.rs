@@ -1,0 +1,297 @@
+//! The audit index: one SQLite row per verified citation, written by `verify`, `batch` and the
+//! HTTP service, read by `citecheck audit`, `replay --audit-id` and `report`.
+//!
+//! A row is written for every citation, replayable or not (an empty `rid` when no page was kept),
+//! so the decision is on record even when there is no body to show. The database runs in WAL
+//! mode, so readers never block the writer, with a busy timeout so that several citecheck
+//! processes can share one index. SQLite calls block: the async entry points move them onto
+//! tokio's blocking pool, and the connection sits behind a mutex, so an [`AuditStore`] is cheap to
+//! clone and safe to share between requests.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime};
+
+use anyhow::Context;
+use citecheck_core::ClaimVerdict;
+use rusqlite::{params, Connection, OpenFlags};
+use serde::{Deserialize, Serialize};
+
+pub mod command;
+mod query;
+pub mod schema;
+
+pub use query::{parse_time_bound, AuditFilter, COLUMN_NAMES};
+
+/// The default index: `audit.sqlite3` in the per-user data directory.
+pub fn default_path() -> anyhow::Result<PathBuf> {
+    Ok(data_dir()?.join("audit.sqlite3"))
+}
+
+/// citecheck's per-user data directory (`~/.local/share/citecheck` on Linux).
+pub fn data_dir() -> anyhow::Result<PathBuf> {
+    directories::ProjectDirs::from("", "", "citecheck")
+        .map(|dirs| dirs.data_dir().to_path_buf())
+        .context("cannot find a home directory for the default data directory; set --audit-db")
+}
+
+/// Where a verdict came from; stored with each of its rows.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunInfo {
+    /// `verify`, `batch` or `api`.
+    pub source: String,
+    /// Groups the rows of one batch run.
+    pub run_id: Option<String>,
+    /// The claim's id in a batch input.
+    pub claim_id: Option<String>,
+}
+
+impl RunInfo {
+    pub fn new(source: impl Into<String>) -> Self {
+        RunInfo {
+            source: source.into(),
+            ..RunInfo::default()
+        }
+    }
+
+    pub fn with_run_id(mut self, run_id: impl Into<String>) -> Self {
+        self.run_id = Some(run_id.into());
+        self
+    }
+
+    pub fn with_claim_id(mut self, claim_id: impl Into<String>) -> Self {
+        self.claim_id = Some(claim_id.into());
+        self
+    }
+}
+
+/// One stored citation, as `citecheck audit` shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditRow {
+    pub id: i64,
+    pub recorded_at: String,
+    pub source: String,
+    pub run_id: Option<String>,
+    pub claim_id: Option<String>,
+    pub claim: String,
+    pub overall: String,
+    pub url: String,
+    pub final_url: Option<String>,
+    pub label: String,
+    pub reason: Option<String>,
+    pub confidence: f64,
+    pub evidence_quote: Option<String>,
+    pub original_status: Option<u16>,
+    pub rid: String,
+    pub fetcher: Option<String>,
+    pub judge_provider: Option<String>,
+    pub judge_model: Option<String>,
+    pub prompt_version: Option<String>,
+    pub content_sha256: Option<String>,
+    pub fetched_at: Option<String>,
+    pub detail: Option<String>,
+    pub input_tokens: Option<u64>,
+    pub output_tokens: Option<u64>,
+}
+
+/// A shared handle on the audit index.
+#[derive(Clone)]
+pub struct AuditStore {
+    conn: Arc<Mutex<Connection>>,
+    path: PathBuf,
+}
+
+impl std::fmt::Debug for AuditStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AuditStore")
+            .field("path", &self.path)
+            .finish()
+    }
+}
+
+impl AuditStore {
+    /// Opens the index at `path`, creating it (and its directory) and applying migrations.
+    /// Blocking: call it at start-up, or inside `spawn_blocking`.
+    pub fn open(path: impl AsRef<Path>) -> anyhow::Result<AuditStore> {
+        let path = path.as_ref().to_path_buf();
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("creating the audit directory {}", dir.display()))?;
+        }
+        let mut conn = Connection::open(&path)
+            .with_context(|| format!("opening the audit index {}", path.display()))?;
+        conn.busy_timeout(Duration::from_secs(10))?;
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .context("switching the audit index to WAL")?;
+        // With WAL, NORMAL loses at most the last transactions on power loss, never integrity.
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        schema::migrate(&mut conn)
+            .with_context(|| format!("migrating the audit index {}", path.display()))?;
+        Ok(AuditStore {
+            conn: Arc::new(Mutex::new(conn)),
+            path,
+        })
+    }
+
+    /// Opens an existing index read-only (for `audit`, `report`, `replay`); never creates one.
+    pub fn open_existing(path: impl AsRef<Path>) -> anyhow::Result<AuditStore> {
+        let path = path.as_ref().to_path_buf();
+        if !path.exists() {
+            anyhow::bail!(
+                "no audit index at {} (nothing verified yet, or another --audit-db)",
+                path.display()
+            );
+        }
+        let conn = Connection::open_with_flags(
+            &path,
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .with_context(|| format!("opening the audit index {}", path.display()))?;
+        conn.busy_timeout(Duration::from_secs(10))?;
+        let version: i64 = conn.pragma_query_value(None, "user_version", |row| row.get(0))?;
+        if version != schema::MIGRATIONS.len() as i64 {
+            anyhow::bail!(
+                "the audit index {} has schema version {version}, this citecheck reads {}",
+                path.display(),
+                schema::MIGRATIONS.len()
+            );
+        }
+        Ok(AuditStore {
+            conn: Arc::new(Mutex::new(conn)),
+            path,
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Records every citation of `verdict` in one transaction; returns the new rows' ids in
+    /// citation order. The SQLite write runs on tokio's blocking pool.
+    pub async fn record(&self, verdict: &ClaimVerdict, run: &RunInfo) -> anyhow::Result<Vec<i64>> {
+        let store = self.clone();
+        let verdict = verdict.clone();
+        let run = run.clone();
+        tokio::task::spawn_blocking(move || store.record_blocking(&verdict, &run))
+            .await
+            .context("the audit writer task failed")?
+    }
+
+    /// [`AuditStore::record`] for synchronous callers.
+    pub fn record_blocking(
+        &self,
+        verdict: &ClaimVerdict,
+        run: &RunInfo,
+    ) -> anyhow::Result<Vec<i64>> {
+        let recorded_at = now_rfc3339();
+        let mut conn = self.lock();
+        let tx = conn.transaction()?;
+        let mut ids = Vec::with_capacity(verdict.citations.len());
+        {
+            let mut insert = tx.prepare_cached(
+                "INSERT INTO citations (recorded_at, source, run_id, claim_id, claim, overall,
+                    url, final_url, label, reason, confidence, evidence_quote, original_status,
+                    rid, fetcher, judge_provider, judge_model, prompt_version, content_sha256,
+                    fetched_at, detail, input_tokens, output_tokens)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
+                    ?17, ?18, ?19, ?20, ?21, ?22, ?23)",
+            )?;
+            for c in &verdict.citations {
+                let meta = c.meta.clone().unwrap_or_default();
+                let judge = meta.judge.as_ref();
+                let usage = meta.usage;
+                insert.execute(params![
+                    recorded_at,
+                    run.source,
+                    run.run_id,
+                    run.claim_id,
+                    verdict.claim,
+                    verdict.overall.as_str(),
+                    c.url,
+                    c.final_url,
+                    c.label.as_str(),
+                    c.reason.as_ref().map(|r| r.as_string()),
+                    c.confidence,
+                    c.evidence_quote,
+                    c.original_status,
+                    c.rid.clone().unwrap_or_default(),
+                    meta.fetcher,
+                    judge.map(|j| j.provider.as_str()),
+                    judge.map(|j| j.model.as_str()),
+                    judge.map(|j| j.prompt_version.as_str()),
+                    meta.content_sha256,
+                    meta.fetched_at,
+                    c.detail,
+                    usage.map(|u| u.input_tokens as i64),
+                    usage.map(|u| u.output_tokens as i64),
+                ])?;
+                ids.push(tx.last_insert_rowid());
+            }
+        }
+        tx.commit().context("committing audit rows")?;
+        Ok(ids)
+    }
+
+    /// The rows matching `filter`, newest first (or oldest first with `filter.oldest_first`).
+    pub async fn query(&self, filter: AuditFilter) -> anyhow::Result<Vec<AuditRow>> {
+        let store = self.clone();
+        tokio::task::spawn_blocking(move || {
+            let mut rows = Vec::new();
+            store.scan(&filter, |row| {
+                rows.push(row);
+                Ok(())
+            })?;
+            Ok(rows)
+        })
+        .await
+        .context("the audit reader task failed")?
+    }
+
+    /// Streams the rows matching `filter` to `each` without holding them all. Blocking.
+    pub fn scan(
+        &self,
+        filter: &AuditFilter,
+        mut each: impl FnMut(AuditRow) -> anyhow::Result<()>,
+    ) -> anyhow::Result<()> {
+        let (sql, values) = filter.to_sql();
+        let conn = self.lock();
+        let mut statement = conn.prepare(&sql)?;
+        let mut rows = statement.query(rusqlite::params_from_iter(values.iter()))?;
+        while let Some(row) = rows.next()? {
+            each(query::row_from_sql(row)?)?;
+        }
+        Ok(())
+    }
+
+    /// One row by id.
+    pub fn get(&self, id: i64) -> anyhow::Result<Option<AuditRow>> {
+        let filter = AuditFilter {
+            id: Some(id),
+            ..AuditFilter::default()
+        };
+        let mut found = None;
+        self.scan(&filter, |row| {
+            found = Some(row);
+            Ok(())
+        })?;
+        Ok(found)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Connection> {
+        // A panic while holding the lock leaves the connection usable (SQLite rolls back the
+        // open transaction when it is dropped), so a poisoned mutex is recovered, not fatal.
+        self.conn
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+/// The current time as RFC 3339 in UTC, to the second: the one format stored, so that time
+/// ranges compare as strings.
+pub fn now_rfc3339() -> String {
+    format_time(SystemTime::now())
+}
+
+pub fn format_time(time: SystemTime) -> String {
+    humantime::format_rfc3339_seconds(time).to_string()
+}

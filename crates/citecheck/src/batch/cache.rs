@@ -1,0 +1,213 @@
+//! The batch's page cache: each distinct URL is fetched and prepared (Markdown cut into passages)
+//! once, however many claims cite it, and politely (at most `per_host` fetches in flight per
+//! host).
+//!
+//! Two claims asking for the same URL at the same moment share one fetch (each URL has a
+//! once-cell; the second waiter awaits the first). Finished entries live in a least-recently-used
+//! table of bounded size, so memory does not grow with the batch: a URL is fetched a second time
+//! only when more than `capacity` other distinct URLs were needed between two of its citations.
+//! Entries still being fetched are never evicted, and at most `concurrency` of them exist.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use citecheck_core::{Fetched, Verifier};
+use tokio::sync::{OnceCell, Semaphore};
+
+/// Prepared pages kept by default.
+pub const DEFAULT_CACHE_PAGES: usize = 512;
+/// Fetches in flight per host by default.
+pub const DEFAULT_PER_HOST: usize = 2;
+
+struct Slot {
+    cell: Arc<OnceCell<Fetched>>,
+    last_used: u64,
+}
+
+#[derive(Default)]
+struct Table {
+    slots: HashMap<String, Slot>,
+    clock: u64,
+}
+
+/// Fetch-once, bounded page cache with a per-host limit.
+pub struct PageCache {
+    verifier: Arc<Verifier>,
+    capacity: usize,
+    table: Mutex<Table>,
+    hosts: HostLimiter,
+    fetches: AtomicU64,
+    hits: AtomicU64,
+}
+
+/// How the cache was used.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CacheStats {
+    /// URLs actually fetched.
+    pub fetches: u64,
+    /// Citations answered without a fetch.
+    pub hits: u64,
+}
+
+impl PageCache {
+    pub fn new(verifier: Arc<Verifier>, capacity: usize, per_host: usize) -> Self {
+        PageCache {
+            verifier,
+            capacity: capacity.max(1),
+            table: Mutex::new(Table::default()),
+            hosts: HostLimiter::new(per_host.max(1)),
+            fetches: AtomicU64::new(0),
+            hits: AtomicU64::new(0),
+        }
+    }
+
+    pub fn verifier(&self) -> &Arc<Verifier> {
+        &self.verifier
+    }
+
+    pub fn stats(&self) -> CacheStats {
+        CacheStats {
+            fetches: self.fetches.load(Ordering::Relaxed),
+            hits: self.hits.load(Ordering::Relaxed),
+        }
+    }
+
+    /// Entries currently held (finished or in flight).
+    pub fn len(&self) -> usize {
+        self.lock().slots.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The fetched and prepared page for `url`, fetching it if no one has.
+    pub async fn get(&self, url: &str) -> Fetched {
+        let cell = self.slot(url);
+        let mut fetched_here = false;
+        let fetched = cell
+            .get_or_init(|| async {
+                fetched_here = true;
+                let _permit = self.hosts.acquire(url).await;
+                self.verifier.fetch(url).await
+            })
+            .await
+            .clone();
+        let counter = if fetched_here {
+            &self.fetches
+        } else {
+            &self.hits
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
+        fetched
+    }
+
+    fn slot(&self, url: &str) -> Arc<OnceCell<Fetched>> {
+        let mut table = self.lock();
+        table.clock += 1;
+        let now = table.clock;
+        let cell = match table.slots.get_mut(url) {
+            Some(slot) => {
+                slot.last_used = now;
+                Arc::clone(&slot.cell)
+            }
+            None => {
+                let cell = Arc::new(OnceCell::new());
+                table.slots.insert(
+                    url.to_string(),
+                    Slot {
+                        cell: Arc::clone(&cell),
+                        last_used: now,
+                    },
+                );
+                cell
+            }
+        };
+        while table.slots.len() > self.capacity {
+            // O(capacity) per eviction; the table is small and a fetch costs far more.
+            let oldest = table
+                .slots
+                .iter()
+                .filter(|(key, slot)| slot.cell.initialized() && key.as_str() != url)
+                .min_by_key(|(_, slot)| slot.last_used)
+                .map(|(key, _)| key.clone());
+            match oldest {
+                Some(key) => {
+                    table.slots.remove(&key);
+                }
+                None => break,
+            }
+        }
+        cell
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Table> {
+        self.table
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+/// At most `per_host` permits per host (host and port), handed out in arrival order.
+struct HostLimiter {
+    per_host: usize,
+    hosts: Mutex<HashMap<String, Arc<Semaphore>>>,
+}
+
+/// Hosts remembered before idle ones are dropped.
+const HOSTS_KEPT: usize = 1024;
+
+impl HostLimiter {
+    fn new(per_host: usize) -> Self {
+        HostLimiter {
+            per_host,
+            hosts: Mutex::new(HashMap::new()),
+        }
+    }
+
+    async fn acquire(&self, url: &str) -> Option<tokio::sync::OwnedSemaphorePermit> {
+        let semaphore = {
+            let mut hosts = self
+                .hosts
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            if hosts.len() >= HOSTS_KEPT {
+                // A semaphore only this map holds has no fetch in flight: forget it.
+                hosts.retain(|_, s| Arc::strong_count(s) > 1);
+            }
+            Arc::clone(
+                hosts
+                    .entry(host_key(url))
+                    .or_insert_with(|| Arc::new(Semaphore::new(self.per_host))),
+            )
+        };
+        // Never closed; without a permit the fetch still happens, only less politely.
+        semaphore.acquire_owned().await.ok()
+    }
+}
+
+/// `host:port` of `url`, or the URL itself when it has no host (such a URL is refused by the
+/// fetcher anyway).
+fn host_key(url: &str) -> String {
+    match url::Url::parse(url) {
+        Ok(parsed) => format!(
+            "{}:{}",
+            parsed.host_str().unwrap_or_default().to_ascii_lowercase(),
+            parsed.port_or_known_default().unwrap_or(0)
+        ),
+        Err(_) => url.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hosts_are_keyed_by_name_and_port() {
+        assert_eq!(host_key("https://A.example/x"), "a.example:443");
+        assert_eq!(host_key("http://a.example/y"), "a.example:80");
+        assert_eq!(host_key("http://127.0.0.1:8080/"), "127.0.0.1:8080");
+    }
+}

@@ -1,0 +1,176 @@
+//! `citecheck batch`: score how reliably a model cites, over a JSONL file of claims.
+//!
+//! Every claim-URL pair is one citation. The run is streamed (input read lazily, results written
+//! as each claim completes), bounded (`BATCH_CONCURRENCY` claims in flight, a per-host fetch
+//! limit, a fixed-size page cache), resumable (`--resume`, `--retry-failed`) and interruptible
+//! (Ctrl-C keeps every finished claim). See [`run::execute`] for the loop and [`summary`] for the
+//! figures it prints.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::SystemTime;
+
+use clap::Args;
+use serde::Deserialize;
+
+use crate::audit::command::StorePaths;
+use crate::cli::{Format, GlobalArgs};
+use crate::settings::{self, ConfigError, FileConfig, Settings};
+
+pub mod cache;
+pub mod input;
+pub mod output;
+pub mod progress;
+pub mod run;
+pub mod summary;
+
+pub use run::{execute, BatchJob};
+pub use summary::Summary;
+
+/// Claims verified at once by default (the reference design's `BATCH_CONCURRENCY`).
+pub const DEFAULT_CONCURRENCY: usize = 4;
+
+/// Exit code of a batch stopped by Ctrl-C (128 + SIGINT, as shells report it).
+pub const EXIT_INTERRUPTED: u8 = 130;
+
+/// `citecheck batch INPUT.jsonl`
+#[derive(Debug, Args)]
+pub struct BatchArgs {
+    /// JSONL input: one {"id", "claim", "urls": [...]} per line.
+    #[arg(value_name = "INPUT")]
+    pub input: PathBuf,
+
+    /// The CSV report: one row per citation, written as claims complete.
+    #[arg(long, value_name = "PATH")]
+    pub out: Option<PathBuf>,
+
+    /// The full verdicts: one JSON object per claim ({"id", "claim", "overall", "citations"}).
+    #[arg(long, value_name = "PATH")]
+    pub jsonl: Option<PathBuf>,
+
+    /// Also write a self-contained HTML report at the end.
+    #[arg(long, value_name = "PATH")]
+    pub html: Option<PathBuf>,
+
+    /// Continue a previous run: skip ids already in --jsonl (or --out) and append to it.
+    #[arg(long, conflicts_with_all = ["retry_failed", "force"])]
+    pub resume: bool,
+
+    /// Verify again only the citations whose fetch failed (timeouts, 5xx, 429, connection
+    /// errors; not dead links) in --jsonl, and verify ids not yet there; rewrites the outputs.
+    #[arg(long, conflicts_with = "force")]
+    pub retry_failed: bool,
+
+    /// Overwrite outputs that already hold results.
+    #[arg(long)]
+    pub force: bool,
+
+    /// Claims verified at once.
+    #[arg(long, env = "BATCH_CONCURRENCY", value_name = "N")]
+    pub concurrency: Option<usize>,
+
+    /// Fetches in flight per host (host and port), so no site is hammered.
+    #[arg(long, env = "BATCH_PER_HOST", value_name = "N")]
+    pub per_host: Option<usize>,
+
+    /// Fetched pages kept in memory for claims that cite the same URL.
+    #[arg(long, env = "BATCH_CACHE_PAGES", value_name = "N")]
+    pub cache_pages: Option<usize>,
+
+    /// How the closing summary is printed on stdout.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+/// The config file's `[batch]` section.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BatchSection {
+    pub concurrency: Option<usize>,
+    pub per_host: Option<usize>,
+    pub cache_pages: Option<usize>,
+}
+
+impl BatchArgs {
+    /// The run these flags describe, with the config file's `[batch]` filling the gaps.
+    pub fn job(&self, file: &BatchSection, quiet: bool) -> anyhow::Result<BatchJob> {
+        let positive = |name: &str, value: Option<usize>, default: usize| match value {
+            None => Ok(default),
+            Some(0) => Err(ConfigError(format!("{name} must be at least 1"))),
+            Some(n) => Ok(n),
+        };
+        if self.out.is_none() && self.jsonl.is_none() && self.html.is_none() {
+            tracing::warn!("no --out, --jsonl or --html: only the summary will be kept");
+        }
+        Ok(BatchJob {
+            input: self.input.clone(),
+            csv: self.out.clone(),
+            jsonl: self.jsonl.clone(),
+            html: self.html.clone(),
+            resume: self.resume,
+            retry_failed: self.retry_failed,
+            force: self.force,
+            concurrency: positive(
+                "batch concurrency (BATCH_CONCURRENCY)",
+                self.concurrency.or(file.concurrency),
+                DEFAULT_CONCURRENCY,
+            )?,
+            per_host: positive(
+                "per-host limit (BATCH_PER_HOST)",
+                self.per_host.or(file.per_host),
+                cache::DEFAULT_PER_HOST,
+            )?,
+            cache_pages: positive(
+                "page cache (BATCH_CACHE_PAGES)",
+                self.cache_pages.or(file.cache_pages),
+                cache::DEFAULT_CACHE_PAGES,
+            )?,
+            quiet,
+            run_id: new_run_id(),
+        })
+    }
+}
+
+/// A run id that sorts by start time: `batch-20250301T120000Z-4711`.
+fn new_run_id() -> String {
+    let stamp = crate::audit::format_time(SystemTime::now()).replace([':', '-'], "");
+    format!("batch-{stamp}-{}", std::process::id())
+}
+
+/// `citecheck batch`: builds the pipeline and stores, runs, prints the summary on stdout.
+/// Returns the exit code: 0 when the input was processed, [`EXIT_INTERRUPTED`] after Ctrl-C.
+pub async fn command(args: &BatchArgs, global: &GlobalArgs) -> anyhow::Result<u8> {
+    let settings = Settings::resolve(global)?;
+    let file = match &global.config {
+        Some(path) => settings::load_file(path)?,
+        None => FileConfig::default(),
+    };
+    let job = args.job(&file.batch, global.quiet)?;
+    let paths = StorePaths::merge(&global.store, &file.audit)?;
+    let verifier = crate::engine::build_verifier(&settings)?;
+    let (audit, evidence) = paths.open_for_writing();
+    let verifier = match evidence {
+        Some(store) => crate::evidence::with_store(&verifier, store)?,
+        None => verifier,
+    };
+    let interrupt = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            // No signal handler: never interrupt.
+            std::future::pending::<()>().await;
+        }
+    };
+    let summary = execute(&job, Arc::new(verifier), audit, interrupt).await?;
+    let rendered = match args.format {
+        Format::Text => summary.render(),
+        Format::Json => serde_json::to_string_pretty(&summary)? + "\n",
+    };
+    print!("{rendered}");
+    if let Some(html) = &job.html {
+        eprintln!("report written to {}", html.display());
+    }
+    Ok(if summary.interrupted {
+        EXIT_INTERRUPTED
+    } else {
+        0
+    })
+}

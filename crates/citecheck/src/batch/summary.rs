@@ -1,0 +1,237 @@
+//! A batch's figures: citation precision (supported / every citation), reachable precision
+//! (supported / citations that were not `unreachable`), counts per label and per reason, and
+//! dead links kept apart from fetch failures (only the latter are worth `--retry-failed`).
+
+use std::collections::BTreeMap;
+use std::fmt::{self, Write as _};
+
+use citecheck_core::{Label, Reason, UrlVerdict};
+use serde::Serialize;
+
+/// Citation precision over claim-URL pairs.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Precision {
+    pub supported: u64,
+    pub total: u64,
+    /// Citations whose label is not `unreachable`.
+    pub reachable: u64,
+}
+
+impl Precision {
+    /// Supported over every citation; `None` for an empty batch.
+    pub fn citation(&self) -> Option<f64> {
+        ratio(self.supported, self.total)
+    }
+
+    /// Supported over reachable citations; `None` when nothing was reachable.
+    pub fn reachable_only(&self) -> Option<f64> {
+        ratio(self.supported, self.reachable)
+    }
+}
+
+fn ratio(numerator: u64, denominator: u64) -> Option<f64> {
+    (denominator > 0).then(|| numerator as f64 / denominator as f64)
+}
+
+/// Everything the end of a batch reports.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Summary {
+    pub precision: Precision,
+    /// Claims verified in this run.
+    pub claims_verified: u64,
+    /// Claims already in the output before this run (their citations are in the figures).
+    pub claims_resumed: u64,
+    /// Claims whose failed fetches were tried again.
+    pub claims_retried: u64,
+    pub bad_lines: u64,
+    pub labels: BTreeMap<String, u64>,
+    pub reasons: BTreeMap<String, u64>,
+    /// 404, 410, no such domain, by reason.
+    pub dead_links: BTreeMap<String, u64>,
+    /// Everything `--retry-failed` would try again, by reason.
+    pub fetch_failures: BTreeMap<String, u64>,
+    /// Distinct URL fetches in this run and citations served from the batch's page cache.
+    pub pages_fetched: u64,
+    pub cache_hits: u64,
+    pub interrupted: bool,
+}
+
+impl Summary {
+    /// Counts one citation.
+    pub fn add(&mut self, citation: &UrlVerdict) {
+        self.add_parts(citation.label, citation.reason.as_ref());
+    }
+
+    pub fn add_parts(&mut self, label: Label, reason: Option<&Reason>) {
+        self.precision.total += 1;
+        if label == Label::Supported {
+            self.precision.supported += 1;
+        }
+        if label != Label::Unreachable {
+            self.precision.reachable += 1;
+        }
+        *self.labels.entry(label.as_str().to_string()).or_default() += 1;
+        if let Some(reason) = reason {
+            let name = reason.as_string();
+            if reason.is_dead() {
+                *self.dead_links.entry(name.clone()).or_default() += 1;
+            } else if reason.is_fetch_failure() {
+                *self.fetch_failures.entry(name.clone()).or_default() += 1;
+            }
+            *self.reasons.entry(name).or_default() += 1;
+        }
+    }
+
+    /// The figures as text, one fact per line; the two precision lines match the reference
+    /// design's output exactly.
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        let p = self.precision;
+        let mut claims = format!("claims: {} verified", self.claims_verified);
+        if self.claims_resumed > 0 {
+            let _ = write!(claims, ", {} already in the output", self.claims_resumed);
+        }
+        if self.claims_retried > 0 {
+            let _ = write!(claims, ", {} retried", self.claims_retried);
+        }
+        let _ = write!(claims, ", {} bad lines skipped", self.bad_lines);
+        let _ = writeln!(out, "{claims}");
+        let _ = writeln!(out, "citations: {}", p.total);
+        match p.citation() {
+            Some(value) => {
+                let _ = writeln!(
+                    out,
+                    "citation_precision={value:.4} ({}/{})",
+                    p.supported, p.total
+                );
+            }
+            None => {
+                let _ = writeln!(
+                    out,
+                    "citation_precision=n/a (0/0): no citation was verified"
+                );
+            }
+        }
+        match p.reachable_only() {
+            Some(value) => {
+                let _ = writeln!(
+                    out,
+                    "reachable_precision={value:.4} ({}/{})",
+                    p.supported, p.reachable
+                );
+            }
+            None => {
+                let _ = writeln!(
+                    out,
+                    "reachable_precision=n/a (0/0): nothing was reachable, every citation was unreachable"
+                );
+            }
+        }
+        let labels: Vec<String> = Label::ALL
+            .iter()
+            .map(|l| format!("{l}={}", self.labels.get(l.as_str()).copied().unwrap_or(0)))
+            .collect();
+        let _ = writeln!(out, "labels: {}", labels.join(" "));
+        let _ = writeln!(out, "reasons: {}", counts(&self.reasons, "none"));
+        let _ = writeln!(
+            out,
+            "dead links: {} ({})",
+            self.dead_links.values().sum::<u64>(),
+            counts(&self.dead_links, "none")
+        );
+        let failures: u64 = self.fetch_failures.values().sum();
+        let _ = write!(
+            out,
+            "fetch failures: {failures} ({})",
+            counts(&self.fetch_failures, "none")
+        );
+        if failures > 0 {
+            out.push_str(": try them again with --retry-failed");
+        }
+        out.push('\n');
+        let _ = writeln!(
+            out,
+            "pages: {} fetched, {} citations served from the batch cache",
+            self.pages_fetched, self.cache_hits
+        );
+        if self.interrupted {
+            let _ = writeln!(
+                out,
+                "interrupted: finished claims are kept; run again with --resume to continue"
+            );
+        }
+        out
+    }
+}
+
+impl fmt::Display for Summary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.render())
+    }
+}
+
+fn counts(map: &BTreeMap<String, u64>, empty: &str) -> String {
+    if map.is_empty() {
+        return empty.to_string();
+    }
+    map.iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn summary_of(citations: &[(Label, Option<Reason>)]) -> Summary {
+        let mut s = Summary::default();
+        for (label, reason) in citations {
+            s.add_parts(*label, reason.as_ref());
+        }
+        s
+    }
+
+    #[test]
+    fn the_reference_fixture_prints_the_reference_lines() {
+        // Nine citations: two supported, three unreachable, four read but not supporting.
+        let mut citations = vec![(Label::Supported, None); 2];
+        citations.push((Label::Unreachable, Some(Reason::Http(404))));
+        citations.push((Label::Unreachable, Some(Reason::Http(410))));
+        citations.push((Label::Unreachable, Some(Reason::Http(503))));
+        citations.push((Label::Contradicted, None));
+        citations.push((Label::NotFound, Some(Reason::PdfUnsupported)));
+        citations.push((Label::NotFound, Some(Reason::Soft404)));
+        citations.push((Label::NotFound, None));
+        let text = summary_of(&citations).render();
+        assert!(
+            text.contains("\ncitation_precision=0.2222 (2/9)\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("\nreachable_precision=0.3333 (2/6)\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("dead links: 2 (http_404=1 http_410=1)"),
+            "{text}"
+        );
+        assert!(text.contains("fetch failures: 1 (http_503=1)"), "{text}");
+        assert!(
+            text.contains("labels: supported=2 contradicted=1 not_found=3 unreachable=3"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn nothing_reachable_is_said_plainly() {
+        let text = summary_of(&[(Label::Unreachable, Some(Reason::NoSuchDomain))]).render();
+        assert!(text.contains("citation_precision=0.0000 (0/1)"), "{text}");
+        assert!(
+            text.contains("reachable_precision=n/a (0/0): nothing was reachable"),
+            "{text}"
+        );
+        let empty = Summary::default().render();
+        assert!(empty.contains("citation_precision=n/a (0/0)"), "{empty}");
+    }
+}

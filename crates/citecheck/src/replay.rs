@@ -1,0 +1,248 @@
+//! `citecheck replay RID`: prints a page exactly as it was judged, from the local evidence store
+//! or, for rids Crawlbase handed out, from Crawlbase's Storage API; with `--quote` (or the quote
+//! of an audit row, `--audit-id`) the quote is shown highlighted where it occurs.
+//!
+//! The quote is located the way the quote guard compares: curly quotes straightened, runs of
+//! whitespace as one space, and, failing that, inline Markdown emphasis ignored, so a quote the
+//! guard accepted is found in the page it came from.
+
+use std::io::{IsTerminal, Write};
+use std::ops::Range;
+use std::path::Path;
+
+use anyhow::Context;
+use clap::Args;
+
+use crate::audit::AuditStore;
+use crate::evidence::EvidenceStore;
+use crate::settings::ConfigError;
+
+/// Exit code when the quote asked for is not in the page.
+pub const EXIT_QUOTE_NOT_FOUND: u8 = 2;
+
+/// `citecheck replay`
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// The page's rid (from a verdict, the CSV report or `citecheck audit`).
+    #[arg(value_name = "RID", required_unless_present = "audit_id")]
+    pub rid: Option<String>,
+
+    /// Highlight this quote in the page.
+    #[arg(long, value_name = "TEXT")]
+    pub quote: Option<String>,
+
+    /// Replay the page of this audit row, highlighting its evidence quote.
+    #[arg(long, value_name = "ID", conflicts_with = "rid")]
+    pub audit_id: Option<i64>,
+}
+
+/// Where a replayed page came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    Local,
+    Crawlbase,
+}
+
+/// The page for `rid`: the local store first, then Crawlbase's storage.
+pub async fn load_page(rid: &str, evidence: &EvidenceStore) -> anyhow::Result<(String, Origin)> {
+    let rid = rid.trim();
+    if rid.is_empty() {
+        return Err(ConfigError("the rid is empty".into()).into());
+    }
+    let store = evidence.clone();
+    let owned = rid.to_string();
+    let local = tokio::task::spawn_blocking(move || store.get(&owned))
+        .await
+        .context("the evidence store task failed")??;
+    if let Some(page) = local {
+        return Ok((page, Origin::Local));
+    }
+    if EvidenceStore::is_local_rid(rid) {
+        anyhow::bail!(
+            "page {rid} is not in the evidence store {} (kept on another machine, or deleted)",
+            evidence.root().display()
+        );
+    }
+    use citecheck_core::fetch::crawlbase::{
+        fetch_stored, CrawlbaseConfig, API_URL_VAR, JS_TOKEN_VAR, TOKEN_VAR,
+    };
+    let var = |name: &str| std::env::var(name).ok();
+    let config = CrawlbaseConfig::for_replay(
+        var(TOKEN_VAR).as_deref(),
+        var(JS_TOKEN_VAR).as_deref(),
+        var(API_URL_VAR).as_deref(),
+    )
+    .map_err(|err| {
+        ConfigError(format!(
+            "rid {rid} is not in the local evidence store, and reading it from Crawlbase's \
+             storage needs {TOKEN_VAR}: {err}"
+        ))
+    })?;
+    let stored = fetch_stored(&config, rid)
+        .await
+        .with_context(|| format!("reading rid {rid} from Crawlbase's storage"))?;
+    Ok((stored.body, Origin::Crawlbase))
+}
+
+/// Runs `citecheck replay`, printing to `out`; returns the exit code.
+pub async fn command(
+    args: &ReplayArgs,
+    audit_db: &Path,
+    evidence: &EvidenceStore,
+    out: &mut dyn Write,
+    colour: bool,
+) -> anyhow::Result<u8> {
+    let (rid, quote) = match args.audit_id {
+        Some(id) => {
+            let store = AuditStore::open_existing(audit_db)?;
+            let row = store
+                .get(id)?
+                .ok_or_else(|| ConfigError(format!("no audit row {id}")))?;
+            if row.rid.is_empty() {
+                return Err(ConfigError(format!(
+                    "audit row {id} ({} {}, reason {}) kept no page to replay",
+                    row.label,
+                    row.url,
+                    row.reason.as_deref().unwrap_or("none")
+                ))
+                .into());
+            }
+            (row.rid, args.quote.clone().or(row.evidence_quote))
+        }
+        None => (args.rid.clone().unwrap_or_default(), args.quote.clone()),
+    };
+    let (page, origin) = load_page(&rid, evidence).await?;
+    tracing::info!(%rid, ?origin, "replaying");
+    let Some(quote) = quote.filter(|q| !q.trim().is_empty()) else {
+        writeln!(out, "{}", page.trim_end())?;
+        return Ok(0);
+    };
+    match find_quote(&page, &quote) {
+        Some(span) => {
+            let (open, close) = if colour {
+                ("\x1b[1;30;43m", "\x1b[0m")
+            } else {
+                (">>>", "<<<")
+            };
+            write!(
+                out,
+                "{}{open}{}{close}{}",
+                &page[..span.start],
+                &page[span.clone()],
+                &page[span.end..]
+            )?;
+            if !page.ends_with('\n') {
+                writeln!(out)?;
+            }
+            Ok(0)
+        }
+        None => {
+            writeln!(out, "{}", page.trim_end())?;
+            eprintln!("warning: the quote is not in this page: {quote}");
+            Ok(EXIT_QUOTE_NOT_FOUND)
+        }
+    }
+}
+
+/// `citecheck replay`, from the command line.
+pub async fn run(args: &ReplayArgs, global: &crate::cli::GlobalArgs) -> anyhow::Result<u8> {
+    let paths = crate::audit::command::StorePaths::resolve(global)?;
+    let evidence = EvidenceStore::open(&paths.evidence_dir)?;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let code = command(args, &paths.audit_db, &evidence, &mut out, colour_allowed()).await?;
+    out.flush()?;
+    Ok(code)
+}
+
+/// Whether highlighting may use terminal colours.
+pub fn colour_allowed() -> bool {
+    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+}
+
+/// The byte range of `quote` in `page`, compared as the quote guard compares.
+pub fn find_quote(page: &str, quote: &str) -> Option<Range<usize>> {
+    find_normalised(page, quote, false).or_else(|| find_normalised(page, quote, true))
+}
+
+fn straighten(c: char) -> char {
+    match c {
+        '\u{2018}' | '\u{2019}' | '\u{201A}' | '\u{201B}' | '\u{2032}' => '\'',
+        '\u{201C}' | '\u{201D}' | '\u{201E}' | '\u{201F}' | '\u{2033}' => '"',
+        _ => c,
+    }
+}
+
+/// `text` normalised, with each normalised character's byte range in the original.
+fn normalise(text: &str, skip_markup: bool) -> (Vec<char>, Vec<Range<usize>>) {
+    let mut chars = Vec::with_capacity(text.len());
+    let mut spans: Vec<Range<usize>> = Vec::with_capacity(text.len());
+    for (at, c) in text.char_indices() {
+        let end = at + c.len_utf8();
+        if skip_markup && matches!(c, '*' | '_' | '`' | '\\') {
+            continue;
+        }
+        if c.is_whitespace() {
+            if chars.last() == Some(&' ') {
+                if let Some(span) = spans.last_mut() {
+                    span.end = end;
+                }
+            } else {
+                chars.push(' ');
+                spans.push(at..end);
+            }
+            continue;
+        }
+        chars.push(straighten(c));
+        spans.push(at..end);
+    }
+    (chars, spans)
+}
+
+fn find_normalised(page: &str, quote: &str, skip_markup: bool) -> Option<Range<usize>> {
+    let (wanted, _) = normalise(quote.trim(), skip_markup);
+    if wanted.is_empty() {
+        return None;
+    }
+    let (hay, spans) = normalise(page, skip_markup);
+    let start = hay
+        .windows(wanted.len())
+        .position(|w| w == wanted.as_slice())?;
+    let last = start + wanted.len() - 1;
+    Some(spans[start].start..spans[last].end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_quote_is_found_across_curly_quotes_and_line_breaks() {
+        let page = "Intro.\n\nThe “boiling point” of water is\n100 °C at sea level. Next.";
+        let span = find_quote(
+            page,
+            "The \"boiling point\" of water is 100 °C at sea level.",
+        )
+        .expect("found");
+        assert_eq!(
+            &page[span],
+            "The “boiling point” of water is\n100 °C at sea level."
+        );
+    }
+
+    #[test]
+    fn markdown_emphasis_does_not_hide_a_quote() {
+        let page = "Water boils at **100 degrees** Celsius.";
+        let span = find_quote(page, "boils at 100 degrees Celsius").expect("found");
+        assert_eq!(&page[span], "boils at **100 degrees** Celsius");
+    }
+
+    #[test]
+    fn an_absent_quote_is_none() {
+        assert_eq!(
+            find_quote("Water boils at 100 degrees.", "50 degrees"),
+            None
+        );
+        assert_eq!(find_quote("anything", "   "), None);
+    }
+}

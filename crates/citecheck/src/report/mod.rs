@@ -1,0 +1,286 @@
+//! `citecheck report` and `batch --html`: one self-contained HTML file (no external assets) that
+//! people read: precision figures, the label distribution and a per-domain breakdown as inline
+//! SVG charts, the contradicted citations first (the reference design's advice: read those
+//! first), then the rest, filterable in the page.
+//!
+//! The source (a batch's `--jsonl` results, or the audit index) is read in several passes, one
+//! per section, instead of being held in memory: a report of a large batch costs the size of the
+//! file, not of the batch.
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use anyhow::Context;
+use citecheck_core::{Label, Reason};
+use clap::Args;
+
+use crate::audit::{parse_time_bound, AuditFilter, AuditStore};
+use crate::batch::output::BatchResult;
+use crate::batch::Summary;
+use crate::settings::ConfigError;
+
+mod charts;
+mod html;
+
+/// One citation as the report shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReportRow {
+    pub claim_id: Option<String>,
+    pub claim: String,
+    pub url: String,
+    pub final_url: Option<String>,
+    pub label: Label,
+    pub reason: Option<String>,
+    pub evidence_quote: Option<String>,
+    pub confidence: f64,
+    pub rid: Option<String>,
+}
+
+impl ReportRow {
+    /// The host the citation points at, without `www.`.
+    pub fn domain(&self) -> String {
+        domain_of(&self.url)
+    }
+}
+
+pub fn domain_of(url: &str) -> String {
+    url::Url::parse(url)
+        .ok()
+        .and_then(|u| {
+            u.host_str()
+                .map(|h| h.trim_start_matches("www.").to_string())
+        })
+        .unwrap_or_else(|| "(invalid url)".to_string())
+}
+
+/// Where the rows come from.
+pub enum Source {
+    /// A batch's `--jsonl` output.
+    Results(PathBuf),
+    /// The audit index, filtered.
+    Audit(AuditStore, Box<AuditFilter>),
+}
+
+impl Source {
+    /// A short description for the report's header.
+    pub fn describe(&self) -> String {
+        match self {
+            Source::Results(path) => format!("results {}", path.display()),
+            Source::Audit(store, filter) => {
+                let mut text = format!("audit index {}", store.path().display());
+                if let Some(run) = &filter.run_id {
+                    text.push_str(&format!(", run {run}"));
+                }
+                text
+            }
+        }
+    }
+
+    /// Calls `each` for every row with one of `labels` (all rows when empty).
+    pub fn scan(
+        &self,
+        labels: &[Label],
+        mut each: impl FnMut(ReportRow) -> anyhow::Result<()>,
+    ) -> anyhow::Result<()> {
+        let wanted = |label: Label| labels.is_empty() || labels.contains(&label);
+        match self {
+            Source::Results(path) => {
+                let file = std::fs::File::open(path)
+                    .with_context(|| format!("opening {}", path.display()))?;
+                for (number, line) in BufReader::new(file).lines().enumerate() {
+                    let line = line.with_context(|| format!("reading {}", path.display()))?;
+                    if line.trim().is_empty() {
+                        continue;
+                    }
+                    let result: BatchResult = match serde_json::from_str(&line) {
+                        Ok(result) => result,
+                        Err(err) => {
+                            tracing::warn!("{}:{}: skipped: {err}", path.display(), number + 1);
+                            continue;
+                        }
+                    };
+                    for c in result.verdict.citations {
+                        if !wanted(c.label) {
+                            continue;
+                        }
+                        each(ReportRow {
+                            claim_id: Some(result.id.clone()),
+                            claim: result.verdict.claim.clone(),
+                            url: c.url,
+                            final_url: c.final_url,
+                            label: c.label,
+                            reason: c.reason.map(|r| r.as_string()),
+                            evidence_quote: c.evidence_quote,
+                            confidence: c.confidence,
+                            rid: c.rid,
+                        })?;
+                    }
+                }
+                Ok(())
+            }
+            Source::Audit(store, filter) => {
+                let mut filter = AuditFilter::clone(filter);
+                filter.labels = labels.iter().map(|l| l.as_str().to_string()).collect();
+                filter.oldest_first = true;
+                store.scan(&filter, |row| {
+                    let Ok(label) = row.label.parse::<Label>() else {
+                        return Ok(());
+                    };
+                    each(ReportRow {
+                        claim_id: row.claim_id,
+                        claim: row.claim,
+                        url: row.url,
+                        final_url: row.final_url,
+                        label,
+                        reason: row.reason,
+                        evidence_quote: row.evidence_quote,
+                        confidence: row.confidence,
+                        rid: Some(row.rid).filter(|r| !r.is_empty()),
+                    })
+                })
+            }
+        }
+    }
+}
+
+/// Citations per label for one domain.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DomainCounts {
+    pub by_label: [u64; 4],
+}
+
+impl DomainCounts {
+    pub fn total(&self) -> u64 {
+        self.by_label.iter().sum()
+    }
+}
+
+pub fn label_index(label: Label) -> usize {
+    Label::ALL.iter().position(|l| *l == label).unwrap_or(0)
+}
+
+/// The figures of the first pass.
+#[derive(Debug, Default)]
+pub struct Totals {
+    pub summary: Summary,
+    pub domains: BTreeMap<String, DomainCounts>,
+}
+
+pub fn totals(source: &Source) -> anyhow::Result<Totals> {
+    let mut totals = Totals::default();
+    source.scan(&[], |row| {
+        let reason = row.reason.as_deref().and_then(Reason::parse);
+        totals.summary.add_parts(row.label, reason.as_ref());
+        totals.domains.entry(row.domain()).or_default().by_label[label_index(row.label)] += 1;
+        Ok(())
+    })?;
+    Ok(totals)
+}
+
+/// Writes the report for `source` to `out`.
+pub fn write_html(source: &Source, title: &str, out: &mut dyn Write) -> anyhow::Result<()> {
+    let totals = totals(source)?;
+    html::write(source, &totals, title, out)
+}
+
+/// Writes `path` atomically (a temporary file renamed into place).
+pub fn write_html_file(source: &Source, title: &str, path: &Path) -> anyhow::Result<()> {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let tmp = tempfile::NamedTempFile::new_in(dir)
+        .with_context(|| format!("creating a file in {}", dir.display()))?;
+    let mut writer = BufWriter::new(tmp);
+    write_html(source, title, &mut writer)?;
+    let tmp = writer.into_inner().map_err(|err| err.into_error())?;
+    tmp.persist(path)
+        .map_err(|err| err.error)
+        .with_context(|| format!("writing {}", path.display()))?;
+    Ok(())
+}
+
+/// The report of a batch's results file (used by `batch --html`).
+pub fn write_html_from_results(results: &Path, html: &Path) -> anyhow::Result<()> {
+    write_html_file(
+        &Source::Results(results.to_path_buf()),
+        "citecheck batch report",
+        html,
+    )
+}
+
+/// `citecheck report`
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// Where to write the HTML file (`-` for stdout).
+    #[arg(long, short = 'o', value_name = "PATH")]
+    pub out: PathBuf,
+
+    /// Read a batch's --jsonl results instead of the audit index.
+    #[arg(long, value_name = "PATH")]
+    pub results: Option<PathBuf>,
+
+    /// From the audit index: only the rows of this batch run.
+    #[arg(long, value_name = "RUN_ID", conflicts_with = "results")]
+    pub run: Option<String>,
+
+    /// From the audit index: only rows recorded at or after this time (2025-03-01, RFC 3339, or an age like 7d).
+    #[arg(long, value_name = "TIME", conflicts_with = "results")]
+    pub since: Option<String>,
+
+    /// From the audit index: only rows recorded before this time.
+    #[arg(long, value_name = "TIME", conflicts_with = "results")]
+    pub until: Option<String>,
+
+    /// The report's title.
+    #[arg(long, default_value = "citecheck report")]
+    pub title: String,
+}
+
+/// `citecheck report`, from the command line.
+pub fn run(args: &ReportArgs, global: &crate::cli::GlobalArgs) -> anyhow::Result<u8> {
+    let paths = crate::audit::command::StorePaths::resolve(global)?;
+    command(args, &paths.audit_db)?;
+    Ok(0)
+}
+
+/// Runs `citecheck report` against the audit index at `audit_db` (unless `--results`).
+pub fn command(args: &ReportArgs, audit_db: &Path) -> anyhow::Result<()> {
+    let source = match &args.results {
+        Some(path) => {
+            if !path.exists() {
+                return Err(ConfigError(format!("no results file at {}", path.display())).into());
+            }
+            Source::Results(path.clone())
+        }
+        None => {
+            let now = SystemTime::now();
+            let bound = |t: &Option<String>| -> anyhow::Result<Option<String>> {
+                t.as_deref()
+                    .map(|t| parse_time_bound(t, now))
+                    .transpose()
+                    .map_err(|err| ConfigError(format!("{err:#}")).into())
+            };
+            let filter = AuditFilter {
+                run_id: args.run.clone(),
+                since: bound(&args.since)?,
+                until: bound(&args.until)?,
+                ..AuditFilter::default()
+            };
+            Source::Audit(AuditStore::open_existing(audit_db)?, Box::new(filter))
+        }
+    };
+    if args.out.as_os_str() == "-" {
+        let stdout = std::io::stdout();
+        let mut lock = BufWriter::new(stdout.lock());
+        write_html(&source, &args.title, &mut lock)?;
+        lock.flush()?;
+    } else {
+        write_html_file(&source, &args.title, &args.out)?;
+        eprintln!("report written to {}", args.out.display());
+    }
+    Ok(())
+}

@@ -1,0 +1,40 @@
+//! The development set end to end: the local judge measured over `fixtures/devset`, as
+//! `citecheck eval` does it. The floor guards against regressions; it sits a little below the
+//! measured accuracy and is not a target to tune towards.
+
+use citecheck::eval::{self, CLAIMS_FILE};
+use citecheck_core::Label;
+
+use crate::support_local::{fixture, local_verifier};
+
+/// Measured claim accuracy of `local-v1` on the set (see the README), minus a margin.
+const CLAIM_ACCURACY_FLOOR: f64 = 0.68;
+
+#[tokio::test]
+async fn the_local_judge_keeps_its_measured_accuracy_on_the_devset() {
+    let dir = fixture("devset");
+    let claims = eval::load_claims(&dir.join(CLAIMS_FILE)).expect("the set loads");
+    let report = eval::run(&dir, &local_verifier()).await.expect("eval runs");
+    println!("{report}");
+
+    assert_eq!(report.claims, claims.len());
+    let cited: usize = claims.iter().map(|c| c.urls.len()).sum();
+    assert_eq!(report.citations, cited);
+    assert_eq!(
+        report.confusion.counts.iter().flatten().sum::<usize>(),
+        cited
+    );
+    // Dead links are the fetcher's call, not the heuristic's: they must all be right.
+    let unreachable = report
+        .labels
+        .iter()
+        .find(|s| s.label == Label::Unreachable)
+        .expect("a score per label");
+    assert_eq!(unreachable.recall, Some(1.0), "{report}");
+    assert_eq!(unreachable.precision, Some(1.0), "{report}");
+    assert!(
+        report.claim_accuracy >= CLAIM_ACCURACY_FLOOR,
+        "claim accuracy {:.3} fell below {CLAIM_ACCURACY_FLOOR}\n{report}",
+        report.claim_accuracy
+    );
+}

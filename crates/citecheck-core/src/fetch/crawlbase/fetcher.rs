@@ -9,6 +9,7 @@
 use std::sync::{Mutex, PoisonError};
 
 use async_trait::async_trait;
+use tracing::Instrument;
 use url::Url;
 
 use super::answer::{Answer, Meaning};
@@ -177,7 +178,7 @@ impl CrawlbaseFetcher {
             Rendered::Done(outcome) => outcome,
             Rendered::Escalate(_, FetchOutcome::Rejected(rejection)) => {
                 let detail = format!(
-                    "{}; rendered with JavaScript because {}",
+                    "{}, even when rendered with JavaScript (tried because {})",
                     rejection.detail.clone().unwrap_or_default(),
                     signal.describe()
                 );
@@ -249,10 +250,10 @@ impl CrawlbaseFetcher {
         if let Some(err) = self.doomed(token.variable(), pass.render) {
             return Step::Done(crawl_failed(requested, err.to_string()));
         }
-        tracing::debug!(
+        let span = tracing::debug_span!(
+            "crawlbase_request",
             render = pass.render.as_str(),
-            readability = pass.readability,
-            "Crawlbase request"
+            readability = pass.readability
         );
         let client = &self.client;
         let request = client.crawl_url(token, requested, pass, is_js_token);
@@ -270,6 +271,12 @@ impl CrawlbaseFetcher {
                     }
                 };
                 let answer = Answer::read(raw.status, &raw.headers);
+                tracing::debug!(
+                    api_status = answer.api_status,
+                    crawl_status = answer.crawl_status,
+                    original_status = answer.original_status,
+                    "Crawlbase answered"
+                );
                 match answer.meaning() {
                     Meaning::Transient(cause) => Try::Retry {
                         error: cause,
@@ -278,6 +285,7 @@ impl CrawlbaseFetcher {
                     _ => Try::Done((answer, raw.body)),
                 }
             })
+            .instrument(span)
             .await;
         let (answer, body) = match result {
             Ok(answered) => answered,

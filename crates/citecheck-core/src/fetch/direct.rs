@@ -36,7 +36,7 @@ pub const DEFAULT_USER_AGENT: &str = concat!(
 #[derive(Debug, Clone)]
 pub struct FetchOptions {
     pub connect_timeout: Duration,
-    /// Bound on one attempt, from the request to the last body byte.
+    /// Bound on one attempt, from the first request to the last body byte, redirects included.
     pub timeout: Duration,
     /// Cap on the decompressed body.
     pub max_body_bytes: u64,
@@ -164,6 +164,9 @@ impl DirectFetcher {
     }
 
     async fn attempt(&self, requested: &Url) -> Attempt {
+        // The timeout bounds the whole attempt, every redirect hop included; each request gets
+        // what is left of it.
+        let deadline = tokio::time::Instant::now() + self.options.timeout;
         let mut current = requested.clone();
         for _hop in 0..=self.options.max_redirects {
             if let Some(rejection) = self.destination_refusal(&current) {
@@ -176,7 +179,17 @@ impl DirectFetcher {
                         .at(current.as_str(), None),
                 ));
             }
-            let response = match self.client.get(current.clone()).send().await {
+            let remaining = deadline.saturating_duration_since(tokio::time::Instant::now());
+            if remaining.is_zero() {
+                return Attempt::Retry {
+                    rejection: Rejection::new(Label::Unreachable, Reason::Timeout)
+                        .at(current.as_str(), None)
+                        .detail("the redirects used up the whole timeout"),
+                    retry_after: None,
+                };
+            }
+            let request = self.client.get(current.clone()).timeout(remaining);
+            let response = match request.send().await {
                 Ok(response) => response,
                 Err(err) => return transport_failure(&current, &err),
             };
@@ -398,7 +411,8 @@ fn is_transient_status(status: u16) -> bool {
 }
 
 fn redirect_target(current: &Url, headers: &HeaderMap) -> Option<Url> {
-    let location = headers.get(LOCATION)?.to_str().ok()?;
+    // Servers do send raw UTF-8 in `Location`; browsers follow it, and so does this.
+    let location = std::str::from_utf8(headers.get(LOCATION)?.as_bytes()).ok()?;
     current.join(location.trim()).ok()
 }
 

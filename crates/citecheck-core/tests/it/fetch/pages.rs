@@ -150,20 +150,23 @@ async fn a_pdf_by_extension_is_not_requested() {
 #[tokio::test]
 async fn a_pdf_by_content_type_on_an_ordinary_path_is_not_supported() {
     let site = Site::start().await;
-    let url = site.url("/download/report");
+    // Declared `application/pdf`; and declared as bare bytes, starting with `%PDF-`.
+    for path in ["/download/report", "/download/octet-pdf"] {
+        let url = site.url(path);
 
-    let rejection = rejection(fetch(options(), &url).await);
+        let rejection = rejection(fetch(options(), &url).await);
 
-    assert_eq!(
-        summary(&rejection),
-        (
-            Label::NotFound,
-            Reason::PdfUnsupported,
-            Some(url.as_str()),
-            Some(200)
-        )
-    );
-    assert_eq!(site.hits("/download/report"), 1);
+        assert_eq!(
+            summary(&rejection),
+            (
+                Label::NotFound,
+                Reason::PdfUnsupported,
+                Some(url.as_str()),
+                Some(200)
+            )
+        );
+        assert_eq!(site.hits(path), 1);
+    }
 }
 
 #[tokio::test]

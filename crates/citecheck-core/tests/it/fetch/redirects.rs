@@ -1,5 +1,7 @@
 //! Redirects: chains to a deep page, homepage landings, loops, and hops the fetcher refuses.
 
+use std::time::Duration;
+
 use citecheck_core::{Label, Reason};
 
 use super::{fetch, options, page, rejection, summary};
@@ -179,4 +181,51 @@ async fn a_redirect_to_a_file_url_is_blocked_even_with_the_guard_off() {
             None
         )
     );
+}
+
+#[tokio::test]
+async fn a_location_in_raw_utf8_is_followed() {
+    let site = Site::start().await;
+
+    let page = page(fetch(options(), &site.url("/redirect-utf8")).await);
+
+    assert_eq!(
+        page.final_url,
+        site.url("/wiki/Cr%C3%A8me_br%C3%BBl%C3%A9e")
+    );
+    assert!(page.markdown.contains(ARTICLE_SENTENCE));
+}
+
+#[tokio::test]
+async fn the_timeout_bounds_the_whole_redirect_chain_not_each_hop() {
+    let site = Site::start().await;
+    let options = FetchOptions {
+        timeout: Duration::from_millis(650),
+        attempts: 1,
+        ..options()
+    };
+
+    // Each answer takes 250 ms: every hop is within the timeout, the chain of four is not. The
+    // third request starts with 150 ms left and is cut off when they run out.
+    let rejection = rejection(fetch(options, &site.url("/slow-chain/0")).await);
+
+    assert_eq!(
+        summary(&rejection),
+        (
+            Label::Unreachable,
+            Reason::Timeout,
+            Some(site.url("/slow-chain/2").as_str()),
+            None
+        )
+    );
+    assert_eq!(site.hits("/slow-chain/3"), 0);
+}
+
+#[tokio::test]
+async fn a_slow_redirect_chain_within_the_timeout_is_followed() {
+    let site = Site::start().await;
+
+    let page = page(fetch(options(), &site.url("/slow-chain/0")).await);
+
+    assert_eq!(page.final_url, site.url("/slow-chain/3"));
 }

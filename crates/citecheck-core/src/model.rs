@@ -9,6 +9,7 @@ use std::fmt;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// The four labels a citation (and a claim) can receive.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Label {
@@ -196,6 +197,26 @@ impl Serialize for Reason {
     }
 }
 
+/// Reasons are open-ended (`http_NNN`), so the schema is a pattern rather than an enum.
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for Reason {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::String)
+            .pattern(Some("^[a-z0-9_]+$"))
+            .description(Some(
+                "Why the citation got its label, in snake_case: `http_NNN` for an origin's \
+                 status, or a fixed name such as `soft_404`, `blocked_address`, `timeout`, \
+                 `evidence_quote_not_in_source`.",
+            ))
+            .examples(["http_404", "soft_404", "evidence_quote_not_in_source"])
+            .into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for Reason {}
+
 impl<'de> Deserialize<'de> for Reason {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let s = String::deserialize(deserializer)?;
@@ -204,6 +225,7 @@ impl<'de> Deserialize<'de> for Reason {
 }
 
 /// The verdict for one cited URL.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct UrlVerdict {
     pub url: String,
@@ -243,6 +265,7 @@ impl UrlVerdict {
 }
 
 /// Provenance kept with each verdict for the audit.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct VerdictMeta {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -270,6 +293,7 @@ pub struct VerdictMeta {
 /// billed, a crawl of a 404/410 page is, and reading a stored page back is free. The service's
 /// own dashboard is the authority; this is what citecheck can tell from the answers it saw.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CrawlCost {
     /// Crawling API requests sent with the normal token and no browser rendering.
     #[serde(default)]
@@ -337,6 +361,7 @@ impl Serialize for CrawlCost {
 }
 
 /// Which judge produced a verdict.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct JudgeInfo {
     pub provider: String,
@@ -345,6 +370,7 @@ pub struct JudgeInfo {
 }
 
 /// Tokens a judge call consumed, as reported by the provider.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TokenUsage {
     pub input_tokens: u64,
@@ -359,6 +385,7 @@ impl std::ops::AddAssign for TokenUsage {
 }
 
 /// The result for one claim: its overall label and one verdict per cited URL, in citation order.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ClaimVerdict {
     pub claim: String,

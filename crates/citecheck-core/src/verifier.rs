@@ -134,11 +134,17 @@ impl Verifier {
                 distinct.push(url);
             }
         }
-        let verdicts: HashMap<&str, UrlVerdict> = stream::iter(distinct)
-            .map(|url| async move { (url, self.check(claim, url).await) })
-            .buffer_unordered(self.options.fetch_concurrency)
-            .collect()
-            .await;
+        // Owned URLs: a closure taking `&str` makes this future impossible for the compiler to
+        // prove `Send` (rust-lang/rust#102211), and the HTTP service needs it `Send`.
+        let verdicts: HashMap<String, UrlVerdict> =
+            stream::iter(distinct.into_iter().map(str::to_owned))
+                .map(|url| async move {
+                    let verdict = self.check(claim, &url).await;
+                    (url, verdict)
+                })
+                .buffer_unordered(self.options.fetch_concurrency)
+                .collect()
+                .await;
         let citations: Vec<UrlVerdict> = urls
             .iter()
             .filter_map(|url| verdicts.get(url.as_str()).cloned())

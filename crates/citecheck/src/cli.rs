@@ -32,6 +32,8 @@ pub enum Command {
     Demo(DemoArgs),
     /// Measure the judge on a labelled development set (per-label precision/recall, accuracy).
     Eval(EvalArgs),
+    /// Run the verifier as an HTTP service (POST /verify, GET /health, /openapi.json, /metrics).
+    Serve(ServeArgs),
 }
 
 #[derive(Debug, Args)]
@@ -65,6 +67,64 @@ pub struct EvalArgs {
     /// Output format on stdout.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+}
+
+/// `citecheck serve`. Each flag has an environment variable and a `[server]` key in the config
+/// file; the address guard stays on unless --allow-private-hosts turns it off.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The address to listen on [default: 127.0.0.1:8080].
+    #[arg(long, env = "CITECHECK_LISTEN", value_name = "ADDR")]
+    pub listen: Option<String>,
+
+    /// Most URLs accepted in one request [default: 20].
+    #[arg(long, env = "CITECHECK_MAX_URLS", value_name = "N")]
+    pub max_urls: Option<usize>,
+
+    /// Most characters accepted in one claim [default: 2000].
+    #[arg(long, env = "CITECHECK_MAX_CLAIM_CHARS", value_name = "N")]
+    pub max_claim_chars: Option<usize>,
+
+    /// Largest request body accepted, in bytes [default: 65536].
+    #[arg(long, env = "CITECHECK_MAX_REQUEST_BYTES", value_name = "BYTES")]
+    pub max_request_bytes: Option<usize>,
+
+    /// Verifications run at once; past this, requests get 429 with Retry-After [default: 32].
+    #[arg(long, env = "CITECHECK_MAX_CONCURRENT", value_name = "N")]
+    pub max_concurrent: Option<usize>,
+
+    /// Seconds one verification may take before it is cancelled with 504 [default: 120].
+    #[arg(long, env = "CITECHECK_REQUEST_DEADLINE", value_name = "SECS")]
+    pub request_deadline: Option<f64>,
+
+    /// Seconds requests in flight get to finish after SIGTERM/SIGINT [default: 30].
+    #[arg(long, env = "CITECHECK_SHUTDOWN_GRACE", value_name = "SECS")]
+    pub shutdown_grace: Option<f64>,
+
+    /// An origin browsers may call from (repeatable; env: comma-separated; `*` for any).
+    /// CORS is off when none is given.
+    #[arg(
+        long = "cors-origin",
+        env = "CITECHECK_CORS_ORIGINS",
+        value_delimiter = ',',
+        value_name = "ORIGIN"
+    )]
+    pub cors_origins: Vec<String>,
+
+    /// API keys that POST /verify and GET /metrics require as `Authorization: Bearer <key>`
+    /// (comma-separated). Prefer the variable or --api-keys-file: flags show in `ps`.
+    #[arg(
+        long,
+        env = "CITECHECK_API_KEYS",
+        hide_env_values = true,
+        value_delimiter = ',',
+        value_name = "KEYS"
+    )]
+    pub api_keys: Vec<String>,
+
+    /// A file of API keys, one per line (`#` comments); adds to --api-keys.
+    #[arg(long, env = "CITECHECK_API_KEYS_FILE", value_name = "PATH")]
+    pub api_keys_file: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

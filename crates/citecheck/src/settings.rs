@@ -37,6 +37,23 @@ pub struct FileConfig {
     pub pipeline: PipelineSection,
     #[serde(default)]
     pub judge: JudgeSection,
+    #[serde(default)]
+    pub server: ServerSection,
+}
+
+/// `[server]`: `citecheck serve`'s settings (resolved in `server::config`).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ServerSection {
+    pub listen: Option<String>,
+    pub max_urls: Option<usize>,
+    pub max_claim_chars: Option<usize>,
+    pub max_request_bytes: Option<usize>,
+    pub max_concurrent: Option<usize>,
+    pub request_deadline_secs: Option<f64>,
+    pub shutdown_grace_secs: Option<f64>,
+    pub cors_origins: Option<Vec<String>>,
+    pub api_keys_file: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -1,0 +1,221 @@
+//! `citecheck serve`: the verifier as an HTTP service.
+//!
+//! | route | auth | answer |
+//! |---|---|---|
+//! | `GET /health` | open | version, fetcher, judge, ranker, audit store, work in flight |
+//! | `POST /verify` | key if configured | `{claim, urls}` -> the same JSON as `citecheck verify` |
+//! | `GET /openapi.json` | open | the OpenAPI 3 document, generated from the code's types |
+//! | `GET /metrics` | key if configured | Prometheus metrics (OpenMetrics text) |
+//!
+//! Every error is JSON `{"error": {"code", "message"}}` ([`error::ApiError`]). The work is bounded
+//! ([`limits`]), the address guard stays on unless the operator turns it off, and SIGTERM/SIGINT
+//! stop accepting connections and let requests in flight finish within a grace period.
+
+use std::future::{Future, IntoFuture};
+use std::time::Duration;
+
+use anyhow::Context;
+use axum::http::{header, HeaderName, HeaderValue, Method};
+use axum::routing::{get, post};
+use axum::Router;
+use tokio::net::TcpListener;
+use tower_http::cors::{AllowOrigin, CorsLayer};
+
+use crate::cli::{GlobalArgs, ServeArgs};
+use crate::engine;
+use crate::settings::{self, FileConfig, Settings};
+
+pub mod auth;
+pub mod config;
+pub mod error;
+pub mod extract;
+pub mod limits;
+pub mod logging;
+pub mod metrics;
+pub mod observe;
+pub mod openapi;
+pub mod request;
+pub mod routes;
+pub mod state;
+
+pub use config::{Limits, ServerConfig};
+pub use state::{AppState, Unavailable};
+
+/// How long browsers may cache a CORS preflight answer.
+const CORS_MAX_AGE: Duration = Duration::from_secs(600);
+
+/// The service's routes and middleware around `state`.
+pub fn router(state: AppState) -> Router {
+    router_with_cors(state, &[])
+}
+
+/// [`router`], with CORS for `origins` (none: CORS off; `*`: any origin).
+pub fn router_with_cors(state: AppState, origins: &[String]) -> Router {
+    let protected = Router::new()
+        .route("/verify", post(routes::verify))
+        .route("/metrics", get(routes::metrics))
+        .route_layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            auth::require_key,
+        ));
+    let mut app = Router::new()
+        .route("/health", get(routes::health))
+        .route("/openapi.json", get(routes::openapi_json))
+        .merge(protected)
+        .fallback(routes::no_route)
+        .method_not_allowed_fallback(routes::method_not_allowed);
+    if let Some(cors) = cors_layer(origins) {
+        app = app.layer(cors);
+    }
+    app.layer(axum::middleware::from_fn_with_state(
+        state.clone(),
+        observe::observe,
+    ))
+    .with_state(state)
+}
+
+fn cors_layer(origins: &[String]) -> Option<CorsLayer> {
+    if origins.is_empty() {
+        return None;
+    }
+    let allow_origin = if origins.iter().any(|o| o == "*") {
+        AllowOrigin::any()
+    } else {
+        AllowOrigin::list(origins.iter().filter_map(|o| HeaderValue::from_str(o).ok()))
+    };
+    Some(
+        CorsLayer::new()
+            .allow_origin(allow_origin)
+            .allow_methods([Method::GET, Method::POST])
+            .allow_headers([
+                header::CONTENT_TYPE,
+                header::AUTHORIZATION,
+                HeaderName::from_static("x-request-id"),
+            ])
+            .expose_headers([observe::REQUEST_ID.clone(), header::RETRY_AFTER])
+            .max_age(CORS_MAX_AGE),
+    )
+}
+
+/// Serves `app` on `listener` until `shutdown` completes, then stops accepting connections and
+/// gives requests in flight up to `grace` to finish. Returns whether they all did.
+pub async fn serve(
+    listener: TcpListener,
+    app: Router,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+    grace: Duration,
+) -> std::io::Result<Drained> {
+    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+    let server = axum::serve(listener, app).with_graceful_shutdown(async move {
+        let _ = stop_rx.await;
+    });
+    let mut server = std::pin::pin!(server.into_future());
+    tokio::select! {
+        finished = &mut server => return finished.map(|()| Drained::All),
+        () = shutdown => {}
+    }
+    tracing::info!(
+        grace_secs = grace.as_secs_f64(),
+        "shutting down: no new connections, waiting for requests in flight"
+    );
+    let _ = stop_tx.send(());
+    match tokio::time::timeout(grace, server).await {
+        Ok(finished) => finished.map(|()| Drained::All),
+        Err(_) => {
+            tracing::warn!(
+                grace_secs = grace.as_secs_f64(),
+                "requests still in flight after the grace period were abandoned"
+            );
+            Ok(Drained::GraceElapsed)
+        }
+    }
+}
+
+/// How a shutdown ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Drained {
+    /// Every request in flight finished.
+    All,
+    /// The grace period ran out first.
+    GraceElapsed,
+}
+
+/// Completes on SIGINT (Ctrl-C) or, on Unix, SIGTERM.
+pub async fn shutdown_signal() {
+    let interrupt = async {
+        if let Err(err) = tokio::signal::ctrl_c().await {
+            tracing::error!(error = %err, "cannot listen for Ctrl-C");
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        use tokio::signal::unix::{signal, SignalKind};
+        match signal(SignalKind::terminate()) {
+            Ok(mut stream) => {
+                stream.recv().await;
+            }
+            Err(err) => {
+                tracing::error!(error = %err, "cannot listen for SIGTERM");
+                std::future::pending::<()>().await;
+            }
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = interrupt => tracing::info!("received SIGINT"),
+        () = terminate => tracing::info!("received SIGTERM"),
+    }
+}
+
+/// `citecheck serve`: resolves settings, builds the pipeline and serves until a signal.
+pub async fn run(global: &GlobalArgs, args: &ServeArgs) -> anyhow::Result<()> {
+    let mut file = match &global.config {
+        Some(path) => settings::load_file(path)?,
+        None => FileConfig::default(),
+    };
+    let server_section = std::mem::take(&mut file.server);
+    let settings = Settings::merge(global, file)?;
+    let config = ServerConfig::resolve(args, server_section, settings.fetch.guard.enabled)?;
+    if !config.address_guard {
+        tracing::warn!(
+            "the address guard is off: this service will fetch loopback and private addresses \
+             for anyone who can reach it"
+        );
+    }
+    let verifier = match engine::build_verifier(&settings) {
+        Ok(verifier) => Ok(verifier),
+        Err(err) => match Unavailable::from_build_error(&err) {
+            Some(unavailable) => {
+                tracing::warn!(
+                    variable = %unavailable.variable,
+                    "{}; POST /verify answers 503 until it is set",
+                    unavailable.message
+                );
+                Err(unavailable)
+            }
+            None => return Err(err),
+        },
+    };
+    let state = AppState::new(verifier, &config)?;
+    let app = router_with_cors(state, &config.cors_origins);
+    let listener = TcpListener::bind(config.listen)
+        .await
+        .with_context(|| format!("cannot listen on {}", config.listen))?;
+    let addr = listener
+        .local_addr()
+        .context("reading the listening address")?;
+    tracing::info!(
+        %addr,
+        auth = !config.api_keys.is_empty(),
+        cors = !config.cors_origins.is_empty(),
+        max_concurrent = config.limits.max_concurrent,
+        "listening"
+    );
+    let drained = serve(listener, app, shutdown_signal(), config.shutdown_grace)
+        .await
+        .context("serving HTTP")?;
+    tracing::info!(?drained, "stopped");
+    Ok(())
+}

@@ -1,0 +1,134 @@
+//! The OpenAPI 3 document served at `/openapi.json`, generated from the handlers' annotations and
+//! the very types they read and write (`VerifyRequest`, the core's `ClaimVerdict`, `ErrorBody`),
+//! so a renamed field changes the document with it.
+
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::{Modify, OpenApi};
+
+use super::{error, request, routes};
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "citecheck",
+        description = "Checks whether the pages an LLM cited say what it claimed. POST a claim and \
+                       the URLs cited for it to /verify; every citation comes back labelled \
+                       supported, contradicted, not_found or unreachable, with a verbatim quote \
+                       from the page when there is one."
+    ),
+    paths(routes::health, routes::verify, routes::openapi_json, routes::metrics),
+    components(schemas(
+        request::VerifyRequest,
+        citecheck_core::ClaimVerdict,
+        citecheck_core::UrlVerdict,
+        citecheck_core::Label,
+        citecheck_core::Reason,
+        error::ErrorBody,
+        routes::Health,
+    )),
+    modifiers(&ApiKeyScheme),
+    tags(
+        (name = "verify", description = "Checking claims against their citations"),
+        (name = "service", description = "Operating the service"),
+    )
+)]
+struct ApiDoc;
+
+/// Declares the optional bearer API key the protected routes accept.
+struct ApiKeyScheme;
+
+impl Modify for ApiKeyScheme {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "api_key",
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .description(Some(
+                        "Required only when the server has API keys configured \
+                         (CITECHECK_API_KEYS or CITECHECK_API_KEYS_FILE).",
+                    ))
+                    .build(),
+            ),
+        );
+    }
+}
+
+/// The service's OpenAPI document.
+pub fn document() -> utoipa::openapi::OpenApi {
+    ApiDoc::openapi()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use citecheck_core::{ClaimVerdict, Label, Reason, UrlVerdict};
+
+    fn schema_properties(doc: &serde_json::Value, name: &str) -> Vec<String> {
+        let mut keys: Vec<String> = doc["components"]["schemas"][name]["properties"]
+            .as_object()
+            .unwrap_or_else(|| panic!("schema {name} has properties"))
+            .keys()
+            .cloned()
+            .collect();
+        keys.sort();
+        keys
+    }
+
+    fn sorted_keys(value: &serde_json::Value) -> Vec<String> {
+        let mut keys: Vec<String> = value
+            .as_object()
+            .expect("an object")
+            .keys()
+            .cloned()
+            .collect();
+        keys.sort();
+        keys
+    }
+
+    #[test]
+    fn the_documented_result_has_exactly_the_fields_the_service_serialises() {
+        let doc = serde_json::to_value(document()).expect("serialises");
+        assert!(doc["openapi"].as_str().is_some_and(|v| v.starts_with("3.")));
+        for path in ["/health", "/verify", "/openapi.json", "/metrics"] {
+            assert!(doc["paths"].get(path).is_some(), "{path} is documented");
+        }
+        let verdict = ClaimVerdict {
+            claim: "c".into(),
+            overall: Label::Unreachable,
+            citations: vec![UrlVerdict {
+                detail: Some("d".into()),
+                meta: Some(Default::default()),
+                ..UrlVerdict::without_judge(
+                    "https://a.example",
+                    Label::Unreachable,
+                    Reason::Http(404),
+                )
+            }],
+        };
+        let served = serde_json::to_value(&verdict).expect("serialises");
+        assert_eq!(
+            schema_properties(&doc, "ClaimVerdict"),
+            sorted_keys(&served)
+        );
+        assert_eq!(
+            schema_properties(&doc, "UrlVerdict"),
+            sorted_keys(&served["citations"][0])
+        );
+        let labels = doc["components"]["schemas"]["Label"]["enum"].clone();
+        assert_eq!(
+            labels,
+            serde_json::json!(["supported", "contradicted", "not_found", "unreachable"])
+        );
+    }
+
+    #[test]
+    fn the_request_schema_names_the_reference_fields_and_refuses_others() {
+        let doc = serde_json::to_value(document()).expect("serialises");
+        assert_eq!(schema_properties(&doc, "VerifyRequest"), ["claim", "urls"]);
+        let request = &doc["components"]["schemas"]["VerifyRequest"];
+        assert_eq!(request["required"], serde_json::json!(["claim", "urls"]));
+        assert_eq!(request["additionalProperties"], serde_json::json!(false));
+    }
+}

@@ -34,6 +34,14 @@ pub enum Command {
     Eval(EvalArgs),
     /// Run the verifier as an HTTP service (POST /verify, GET /health, /openapi.json, /metrics).
     Serve(ServeArgs),
+    /// Score a JSONL file of claims: precision figures, CSV/JSONL/HTML reports, resumable.
+    Batch(crate::batch::BatchArgs),
+    /// List and filter the audit index (one row per verified citation).
+    Audit(crate::audit::command::AuditArgs),
+    /// Print a stored page as it was judged, optionally with a quote highlighted.
+    Replay(crate::replay::ReplayArgs),
+    /// Write a self-contained HTML report from the audit index or a batch's results.
+    Report(crate::report::ReportArgs),
 }
 
 #[derive(Debug, Args)]
@@ -140,7 +148,8 @@ pub struct GlobalArgs {
     #[arg(long, global = true, env = "CITECHECK_CONFIG", value_name = "PATH")]
     pub config: Option<PathBuf>,
 
-    /// The judge: local (offline heuristic), openai, anthropic or ollama.
+    /// The judge: local (offline heuristic), openai, anthropic or ollama. Keys come from
+    /// OPENAI_API_KEY / ANTHROPIC_API_KEY.
     #[arg(long, global = true, env = "JUDGE_PROVIDER", value_name = "PROVIDER")]
     pub judge: Option<String>,
 
@@ -151,6 +160,20 @@ pub struct GlobalArgs {
     /// Judge calls in flight at once.
     #[arg(long, global = true, env = "JUDGE_CONCURRENCY", value_name = "N")]
     pub judge_concurrency: Option<usize>,
+
+    /// The judge's API base URL (default: the provider's own, or OPENAI_BASE_URL,
+    /// ANTHROPIC_BASE_URL, OLLAMA_HOST for the chosen provider). Any OpenAI-compatible server
+    /// (vLLM, llama.cpp, LM Studio) works through `--judge openai` with its URL here.
+    #[arg(long, global = true, value_name = "URL")]
+    pub judge_base_url: Option<String>,
+
+    /// Seconds allowed for one judge call.
+    #[arg(long, global = true, env = "JUDGE_TIMEOUT", value_name = "SECS")]
+    pub judge_timeout: Option<f64>,
+
+    /// Attempts per judge call when the provider fails transiently (429, 5xx, timeouts).
+    #[arg(long, global = true, env = "JUDGE_ATTEMPTS", value_name = "N")]
+    pub judge_attempts: Option<u32>,
 
     /// How pages are fetched: direct.
     #[arg(long, global = true, env = "FETCHER", value_name = "FETCHER")]
@@ -245,4 +268,8 @@ pub struct GlobalArgs {
     /// Only errors on stderr.
     #[arg(short, long, global = true, conflicts_with = "verbose")]
     pub quiet: bool,
+
+    /// Where verdicts (audit index) and fetched pages (evidence store) are kept.
+    #[command(flatten)]
+    pub store: crate::audit::command::StoreArgs,
 }

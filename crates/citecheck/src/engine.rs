@@ -4,26 +4,95 @@
 use std::sync::Arc;
 
 use anyhow::Context;
+use citecheck_core::fetch::crawlbase::{
+    CrawlbaseConfig, CrawlbaseError, CrawlbaseFetcher, TOKEN_VAR,
+};
 use citecheck_core::fetch::DirectFetcher;
-use citecheck_core::judge::LocalJudge;
+use citecheck_core::judge::{build_llm_judge, JudgeConfigError, LocalJudge};
 use citecheck_core::rank::Bm25Ranker;
 use citecheck_core::{Fetcher, Judge, Ranker, Verifier};
 
-use crate::settings::{FetcherKind, JudgeProvider, RankerKind, Settings};
+use crate::settings::{
+    ConfigError, FetcherKind, JudgeProvider, MissingSecret, RankerKind, Settings,
+};
+
+/// The pipeline plus the handles a front end needs beside it.
+pub struct Engine {
+    pub verifier: Verifier,
+    /// The Crawlbase fetcher, when it is the backend: its account problems (bad token, no
+    /// credits) surface as `crawl_failed` verdicts, and front ends check `config_error()` to
+    /// stop loudly instead.
+    pub crawlbase: Option<Arc<CrawlbaseFetcher>>,
+}
+
+impl Engine {
+    /// A Crawlbase account problem seen while working, as a configuration error.
+    pub fn fetcher_config_error(&self) -> Option<anyhow::Error> {
+        let err = self.crawlbase.as_ref()?.config_error()?;
+        Some(ConfigError(err.to_string()).into())
+    }
+}
 
 /// The verifier the settings describe.
 pub fn build_verifier(settings: &Settings) -> anyhow::Result<Verifier> {
+    build(settings).map(|engine| engine.verifier)
+}
+
+/// The engine the settings describe.
+pub fn build(settings: &Settings) -> anyhow::Result<Engine> {
+    let mut crawlbase = None;
     let fetcher: Arc<dyn Fetcher> = match settings.fetcher {
         FetcherKind::Direct => Arc::new(
             DirectFetcher::new(settings.fetch.clone()).context("building the direct fetcher")?,
         ),
+        FetcherKind::Crawlbase => {
+            let env = &settings.crawlbase;
+            let config = CrawlbaseConfig::from_values(
+                env.token.as_deref(),
+                env.js_token.as_deref(),
+                env.api_url.as_deref(),
+            )
+            .map_err(crawlbase_error)?;
+            let fetcher = Arc::new(CrawlbaseFetcher::new(config).map_err(crawlbase_error)?);
+            crawlbase = Some(Arc::clone(&fetcher));
+            fetcher
+        }
     };
     let ranker: Arc<dyn Ranker> = match settings.ranker {
         RankerKind::Lexical => Arc::new(Bm25Ranker),
     };
-    let judge: Arc<dyn Judge> = match settings.judge {
-        JudgeProvider::Local => Arc::new(LocalJudge::default()),
+    let judge: Arc<dyn Judge> = match (&settings.judge, &settings.llm) {
+        (JudgeProvider::Llm(_), Some(config)) => build_llm_judge(config).map_err(judge_error)?,
+        _ => Arc::new(LocalJudge::default()),
     };
-    Verifier::new(fetcher, ranker, judge, settings.verify.clone())
-        .map_err(|err| crate::settings::ConfigError(err.to_string()).into())
+    let verifier = Verifier::new(fetcher, ranker, judge, settings.verify.clone())
+        .map_err(|err| anyhow::Error::from(ConfigError(err.to_string())))?;
+    Ok(Engine {
+        verifier,
+        crawlbase,
+    })
+}
+
+fn crawlbase_error(err: CrawlbaseError) -> anyhow::Error {
+    match err {
+        CrawlbaseError::MissingToken => MissingSecret {
+            variable: TOKEN_VAR,
+            message: err.to_string(),
+        }
+        .into(),
+        other => ConfigError(other.to_string()).into(),
+    }
+}
+
+/// A missing key is its own error (the server answers 503 naming it); any other judge problem
+/// is a configuration error.
+fn judge_error(err: JudgeConfigError) -> anyhow::Error {
+    match err {
+        JudgeConfigError::MissingKey { variable, .. } => MissingSecret {
+            variable,
+            message: err.to_string(),
+        }
+        .into(),
+        other => ConfigError(other.to_string()).into(),
+    }
 }

@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use citecheck_core::fetch::direct::{self, FetchOptions};
 use citecheck_core::fetch::resolve::GuardPolicy;
+use citecheck_core::judge::{LlmJudgeConfig, LlmProvider, SecretString};
 use citecheck_core::rank::DEFAULT_TOP_K;
 use citecheck_core::verifier::{
     VerifyOptions, DEFAULT_FETCH_CONCURRENCY, DEFAULT_JUDGE_CONCURRENCY,
@@ -39,6 +40,10 @@ pub struct FileConfig {
     pub judge: JudgeSection,
     #[serde(default)]
     pub server: ServerSection,
+    #[serde(default)]
+    pub batch: crate::batch::BatchSection,
+    #[serde(default)]
+    pub audit: crate::audit::command::AuditSection,
 }
 
 /// `[server]`: `citecheck serve`'s settings (resolved in `server::config`).
@@ -85,12 +90,45 @@ pub struct JudgeSection {
     pub provider: Option<String>,
     pub model: Option<String>,
     pub concurrency: Option<usize>,
+    pub base_url: Option<String>,
+    pub timeout_secs: Option<f64>,
+    pub attempts: Option<u32>,
 }
 
 /// Which fetch backend to use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FetcherKind {
+    /// Plain HTTP from this machine: no token, no vendor.
     Direct,
+    /// Crawlbase's Crawling API (tokens from CRAWLBASE_TOKEN / CRAWLBASE_JS_TOKEN).
+    Crawlbase,
+}
+
+impl FetcherKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FetcherKind::Direct => "direct",
+            FetcherKind::Crawlbase => "crawlbase",
+        }
+    }
+}
+
+/// Crawlbase tokens and endpoint as read from the environment. Tokens are redacted in `Debug`.
+#[derive(Clone, Default)]
+pub struct CrawlbaseEnv {
+    pub token: Option<String>,
+    pub js_token: Option<String>,
+    pub api_url: Option<String>,
+}
+
+impl std::fmt::Debug for CrawlbaseEnv {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CrawlbaseEnv")
+            .field("token", &self.token.as_ref().map(|_| "[REDACTED]"))
+            .field("js_token", &self.js_token.as_ref().map(|_| "[REDACTED]"))
+            .field("api_url", &self.api_url)
+            .finish()
+    }
 }
 
 /// Which ranker to use.
@@ -102,18 +140,42 @@ pub enum RankerKind {
 /// Which judge to use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum JudgeProvider {
+    /// The offline heuristic: no key, no network.
     Local,
+    Llm(LlmProvider),
 }
 
 impl JudgeProvider {
     fn parse(text: &str) -> anyhow::Result<Self> {
         match text.trim().to_ascii_lowercase().as_str() {
             "local" => Ok(JudgeProvider::Local),
-            other => Err(config_error(format!(
-                "unknown judge `{other}` (JUDGE_PROVIDER / --judge): expected local"
-            ))),
+            other => other
+                .parse::<LlmProvider>()
+                .map(JudgeProvider::Llm)
+                .map_err(|_| {
+                    config_error(format!(
+                    "unknown judge `{other}` (JUDGE_PROVIDER / --judge): expected local, openai, \
+                     anthropic or ollama"
+                ))
+                }),
         }
     }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            JudgeProvider::Local => "local",
+            JudgeProvider::Llm(provider) => provider.as_str(),
+        }
+    }
+}
+
+/// A secret the chosen configuration needs is not set: the process exits with code 3, and the
+/// HTTP service answers 503 naming the variable (never a value).
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+pub struct MissingSecret {
+    pub variable: &'static str,
+    pub message: String,
 }
 
 /// Everything needed to build the pipeline.
@@ -125,6 +187,10 @@ pub struct Settings {
     pub verify: VerifyOptions,
     pub judge: JudgeProvider,
     pub judge_model: Option<String>,
+    /// Settings of an LLM judge (unused by the local judge). Holds the key, redacted in `Debug`.
+    pub llm: Option<LlmJudgeConfig>,
+    /// Crawlbase's tokens and endpoint (used by `--fetcher crawlbase` and by replay).
+    pub crawlbase: CrawlbaseEnv,
 }
 
 impl Settings {
@@ -138,6 +204,15 @@ impl Settings {
     }
 
     pub fn merge(args: &GlobalArgs, file: FileConfig) -> anyhow::Result<Settings> {
+        Self::merge_with_env(args, file, env_value)
+    }
+
+    /// `merge`, reading secrets and provider URLs through `env` (tests pass a fixed table).
+    pub fn merge_with_env(
+        args: &GlobalArgs,
+        file: FileConfig,
+        env: impl Fn(&str) -> Option<String>,
+    ) -> anyhow::Result<Settings> {
         let fetcher = match args
             .fetcher
             .clone()
@@ -147,9 +222,10 @@ impl Settings {
             .as_str()
         {
             "direct" => FetcherKind::Direct,
+            "crawlbase" => FetcherKind::Crawlbase,
             other => {
                 return Err(config_error(format!(
-                    "unknown fetcher `{other}` (FETCHER / --fetcher): expected direct"
+                    "unknown fetcher `{other}` (FETCHER / --fetcher): expected direct or crawlbase"
                 )))
             }
         };
@@ -247,15 +323,54 @@ impl Settings {
                 DEFAULT_JUDGE_CONCURRENCY,
             )?,
         };
+        let judge_model = args.judge_model.clone().or(file.judge.model);
+        let llm = match judge {
+            JudgeProvider::Local => None,
+            JudgeProvider::Llm(provider) => {
+                let mut config = LlmJudgeConfig::new(provider);
+                config.model = judge_model.clone();
+                config.api_key = provider
+                    .key_variable()
+                    .and_then(&env)
+                    .map(SecretString::from);
+                config.base_url = args
+                    .judge_base_url
+                    .clone()
+                    .or_else(|| env(provider.base_url_variable()))
+                    .or(file.judge.base_url);
+                config.timeout = seconds(
+                    "judge timeout",
+                    args.judge_timeout.or(file.judge.timeout_secs),
+                    provider.default_timeout(),
+                )?;
+                config.attempts = positive(
+                    "judge attempts",
+                    args.judge_attempts.or(file.judge.attempts),
+                    config.attempts,
+                )?;
+                Some(config)
+            }
+        };
         Ok(Settings {
             fetcher,
             fetch,
             ranker,
             verify,
             judge,
-            judge_model: args.judge_model.clone().or(file.judge.model),
+            judge_model,
+            llm,
+            crawlbase: CrawlbaseEnv {
+                token: env("CRAWLBASE_TOKEN"),
+                js_token: env("CRAWLBASE_JS_TOKEN"),
+                api_url: env("CRAWLBASE_API_URL"),
+            },
         })
     }
+}
+
+/// A non-empty environment variable's value.
+fn env_value(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|v| !v.trim().is_empty())
 }
 
 /// Reads and parses a config file; every problem names the file.
@@ -327,6 +442,41 @@ mod tests {
         let err = Settings::merge(&args(&["--judge", "oracle"]), FileConfig::default())
             .expect_err("unknown judge");
         assert!(err.to_string().contains("oracle"));
+    }
+
+    #[test]
+    fn an_llm_judge_takes_its_key_and_url_from_the_environment() {
+        let env = |name: &str| match name {
+            "ANTHROPIC_API_KEY" => Some("sk-test-secret".to_string()),
+            "ANTHROPIC_BASE_URL" => Some("http://127.0.0.1:9".to_string()),
+            _ => None,
+        };
+        let s = Settings::merge_with_env(
+            &args(&["--judge", "anthropic", "--judge-model", "m1"]),
+            FileConfig::default(),
+            env,
+        )
+        .expect("valid");
+        let llm = s.llm.expect("an LLM judge is configured");
+        assert_eq!(llm.model.as_deref(), Some("m1"));
+        assert_eq!(llm.base_url.as_deref(), Some("http://127.0.0.1:9"));
+        assert!(llm.api_key.is_some());
+        assert!(!format!("{llm:?}").contains("sk-test-secret"));
+    }
+
+    #[test]
+    fn a_missing_key_names_the_variable_and_exits_as_a_configuration_error() {
+        let s =
+            Settings::merge_with_env(&args(&["--judge", "openai"]), FileConfig::default(), |_| {
+                None
+            })
+            .expect("settings resolve; the key is checked when building");
+        let err = crate::engine::build_verifier(&s)
+            .err()
+            .expect("no key, no OpenAI judge");
+        let missing = err.downcast_ref::<MissingSecret>().expect("typed");
+        assert_eq!(missing.variable, "OPENAI_API_KEY");
+        assert!(err.to_string().contains("OPENAI_API_KEY"));
     }
 
     #[test]

@@ -208,6 +208,7 @@ fn routes() -> Router<Hits> {
         .route("/lighthouse", get(|| html(THIN_READABILITY)))
         .route("/cyrillic", get(cyrillic))
         .route("/latin1", get(latin1))
+        .route("/cyrillic-undeclared", get(cyrillic_undeclared))
         .route(
             "/notes.txt",
             get(|| typed("text/plain; charset=utf-8", NOTES_TXT)),
@@ -308,6 +309,17 @@ async fn too_many_requests(retry_after: &'static str) -> Response {
 /// Declared only in a `<meta>` tag: the header names no charset.
 async fn cyrillic() -> Response {
     let (bytes, _, _) = encoding_rs::WINDOWS_1251.encode(CYRILLIC);
+    typed("text/html", bytes.into_owned()).await
+}
+
+/// The same page declared nowhere: the meta tag removed, the header silent.
+async fn cyrillic_undeclared() -> Response {
+    let page = CYRILLIC.replace(
+        r#"<meta http-equiv="Content-Type" content="text/html; charset=windows-1251">"#,
+        "",
+    );
+    assert!(!page.contains("charset"), "the declaration is gone");
+    let (bytes, _, _) = encoding_rs::WINDOWS_1251.encode(&page);
     typed("text/html", bytes.into_owned()).await
 }
 

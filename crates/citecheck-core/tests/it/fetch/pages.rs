@@ -94,6 +94,20 @@ async fn a_windows_1251_page_declared_only_in_a_meta_tag_is_decoded() {
 }
 
 #[tokio::test]
+async fn a_windows_1251_page_that_declares_nothing_is_decoded_by_its_bytes() {
+    let site = Site::start().await;
+
+    let page = page(fetch(options(), &site.url("/cyrillic-undeclared")).await);
+
+    assert!(
+        page.markdown
+            .contains("Щепотка соли почти не меняет температуру кипения"),
+        "{}",
+        page.markdown
+    );
+}
+
+#[tokio::test]
 async fn an_iso_8859_1_page_declared_only_in_the_header_is_decoded() {
     let site = Site::start().await;
 
@@ -137,12 +151,18 @@ async fn a_short_plain_text_file_is_judged_not_taken_for_a_script_shell() {
 #[tokio::test]
 async fn a_pdf_by_extension_is_not_requested() {
     let site = Site::start().await;
+    let url = site.url("/files/Report.PDF");
 
-    let rejection = rejection(fetch(options(), &site.url("/files/report.pdf")).await);
+    let rejection = rejection(fetch(options(), &url).await);
 
     assert_eq!(
-        (rejection.label, rejection.reason),
-        (Label::NotFound, Reason::PdfUnsupported)
+        summary(&rejection),
+        (
+            Label::NotFound,
+            Reason::PdfUnsupported,
+            Some(url.as_str()),
+            None
+        )
     );
     assert_eq!(site.total_hits(), 0);
 }

@@ -28,6 +28,12 @@ mod kernels;
 mod model;
 pub mod tokenize;
 
+/// For the benchmark binary only.
+#[doc(hidden)]
+pub mod bench_support {
+    pub use crate::kernels::peak_gflops;
+}
+
 pub use embedder::{cosine, Embedder, EmbedderOptions, Embedding, DEFAULT_INFERENCE_THREADS};
 pub use error::EmbedError;
 pub use kernels::Precision;

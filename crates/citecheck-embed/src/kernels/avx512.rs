@@ -310,8 +310,137 @@ fn gelu_avx512(x: &mut [f32]) {
     math::gelu(x)
 }
 
+/// Row-wise softmax with explicit vectors: the compiler does not vectorise the max and sum
+/// reductions of the portable version (it may not reorder f32 additions), and attention has
+/// 4.7 million exponentials per 256-token passage.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl,fma")]
+#[target_feature(enable = "avx512f")]
 fn softmax_avx512(x: &mut [f32], stride: usize, n: usize) {
-    math::softmax_rows(x, stride, n)
+    let full = n / PANEL;
+    let tail = last_mask(n, full);
+    let tail = if n % PANEL == 0 { 0 } else { tail };
+    for row in x.chunks_mut(stride) {
+        let row = &mut row[..n];
+        let p = row.as_mut_ptr();
+        // SAFETY: full chunks cover `full * 16 <= n` entries; the tail is masked to the rest.
+        unsafe {
+            let mut max = _mm512_set1_ps(f32::NEG_INFINITY);
+            for c in 0..full {
+                max = _mm512_max_ps(max, _mm512_loadu_ps(p.add(c * PANEL)));
+            }
+            if tail != 0 {
+                let v = _mm512_mask_loadu_ps(max, tail, p.add(full * PANEL));
+                max = _mm512_max_ps(max, v);
+            }
+            let max = _mm512_set1_ps(_mm512_reduce_max_ps(max));
+            let mut sum = _mm512_setzero_ps();
+            for c in 0..full {
+                let e = exp_nonpositive(_mm512_sub_ps(_mm512_loadu_ps(p.add(c * PANEL)), max));
+                _mm512_storeu_ps(p.add(c * PANEL), e);
+                sum = _mm512_add_ps(sum, e);
+            }
+            if tail != 0 {
+                let v = _mm512_maskz_loadu_ps(tail, p.add(full * PANEL));
+                let e = _mm512_maskz_mov_ps(tail, exp_nonpositive(_mm512_sub_ps(v, max)));
+                _mm512_mask_storeu_ps(p.add(full * PANEL), tail, e);
+                sum = _mm512_add_ps(sum, e);
+            }
+            let inv = _mm512_set1_ps(1.0 / _mm512_reduce_add_ps(sum));
+            for c in 0..full {
+                let v = _mm512_mul_ps(_mm512_loadu_ps(p.add(c * PANEL)), inv);
+                _mm512_storeu_ps(p.add(c * PANEL), v);
+            }
+            if tail != 0 {
+                let v = _mm512_mul_ps(_mm512_maskz_loadu_ps(tail, p.add(full * PANEL)), inv);
+                _mm512_mask_storeu_ps(p.add(full * PANEL), tail, v);
+            }
+        }
+    }
+}
+
+/// `math::exp_nonpositive`, sixteen lanes at a time (`vscalefps` applies the power of two).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn exp_nonpositive(x: __m512) -> __m512 {
+    let x = _mm512_max_ps(x, _mm512_set1_ps(-87.0));
+    let n = _mm512_roundscale_ps::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(
+        _mm512_mul_ps(x, _mm512_set1_ps(std::f32::consts::LOG2_E)),
+    );
+    let r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693_359_4), x);
+    let r = _mm512_fnmadd_ps(n, _mm512_set1_ps(-2.121_944_4e-4), r);
+    let mut p = _mm512_set1_ps(1.987_569_1e-4);
+    for c in [
+        1.398_199_9e-3,
+        8.333_452e-3,
+        4.166_579_6e-2,
+        1.666_666_5e-1,
+        5.000_000_1e-1,
+    ] {
+        p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(c));
+    }
+    let y = _mm512_fmadd_ps(
+        _mm512_mul_ps(p, r),
+        r,
+        _mm512_add_ps(r, _mm512_set1_ps(1.0)),
+    );
+    _mm512_scalef_ps(y, n)
+}
+
+/// FLOP/s of a register-only loop of the product's instruction (`vdpbf16ps` for bf16,
+/// `vfmadd231ps` for f32) on one thread: the core's peak for that precision, to which the
+/// benchmark compares the forward pass.
+pub(super) fn peak_gflops(bf16: bool) -> f64 {
+    if !has_avx512() || (bf16 && !has_bf16()) {
+        return f64::NAN;
+    }
+    const ITERS: usize = 20_000_000;
+    #[cfg(target_arch = "x86_64")]
+    {
+        let started = std::time::Instant::now();
+        // SAFETY: the features each probe enables were detected just above.
+        let sink = unsafe {
+            if bf16 {
+                probe_bf16(ITERS)
+            } else {
+                probe_f32(ITERS)
+            }
+        };
+        let secs = started.elapsed().as_secs_f64();
+        std::hint::black_box(sink);
+        // 24 instructions per iteration; 16 lanes x 2 FLOP (f32) or 16 x 2 pairs x 2 (bf16).
+        let per_instruction = if bf16 { 64.0 } else { 32.0 };
+        ITERS as f64 * 24.0 * per_instruction / secs / 1e9
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        f64::NAN
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bf16")]
+fn probe_bf16(iters: usize) -> f32 {
+    let a: __m512bh = unsafe { std::mem::transmute(_mm512_set1_epi32(0x3F80_3F80)) };
+    let b = std::hint::black_box(a);
+    let mut acc = [_mm512_setzero_ps(); 24];
+    for _ in 0..iters {
+        for x in acc.iter_mut() {
+            *x = _mm512_dpbf16_ps(*x, a, b);
+        }
+    }
+    acc.iter().map(|x| _mm512_reduce_add_ps(*x)).sum()
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn probe_f32(iters: usize) -> f32 {
+    let a = std::hint::black_box(_mm512_set1_ps(1.0));
+    let b = std::hint::black_box(_mm512_set1_ps(1e-9));
+    let mut acc = [_mm512_setzero_ps(); 24];
+    for _ in 0..iters {
+        for x in acc.iter_mut() {
+            *x = _mm512_fmadd_ps(a, b, *x);
+        }
+    }
+    acc.iter().map(|x| _mm512_reduce_add_ps(*x)).sum()
 }

@@ -29,6 +29,11 @@ impl std::fmt::Display for Precision {
     }
 }
 
+/// The core's measured peak GFLOP/s for `precision` (NaN without AVX-512).
+pub fn peak_gflops(precision: Precision) -> f64 {
+    avx512::peak_gflops(precision == Precision::Bf16)
+}
+
 /// Columns per packed panel: one 512-bit register of f32 results.
 pub(crate) const PANEL: usize = 16;
 

@@ -1,0 +1,160 @@
+//! Embedding throughput of citecheck-embed, comparable with the python-baseline's
+//! bench_embed.py: the same 200-word passages (one JSON string per line, see
+//! bench/dump_passages.py), truncated at 256 tokens, at batch sizes 1, 8 and 32.
+//!
+//! ```text
+//! embed-bench --passages passages.jsonl [--model-dir DIR] [--precision bf16|f32]
+//!             [--batch-sizes 1,8,32] [--repeats 3] [--threads 1]
+//! ```
+//!
+//! Reports model load time, passages/s (best and median of the repeats), the arithmetic rate
+//! reached and its fraction of the core's peak for that precision (measured by a register-only
+//! loop of the same instructions), and the process's peak RSS.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use citecheck_embed::{files, Embedder, EmbedderOptions, Precision};
+
+struct Args {
+    passages: PathBuf,
+    model_dir: Option<PathBuf>,
+    precision: Precision,
+    batch_sizes: Vec<usize>,
+    repeats: usize,
+    threads: usize,
+}
+
+fn parse() -> Result<Args, String> {
+    let mut args = Args {
+        passages: PathBuf::new(),
+        model_dir: None,
+        precision: Precision::Bf16,
+        batch_sizes: vec![1, 8, 32],
+        repeats: 3,
+        threads: 1,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(flag) = it.next() {
+        let mut value = || it.next().ok_or(format!("{flag} needs a value"));
+        match flag.as_str() {
+            "--passages" => args.passages = value()?.into(),
+            "--model-dir" => args.model_dir = Some(value()?.into()),
+            "--precision" => {
+                args.precision = match value()?.as_str() {
+                    "bf16" => Precision::Bf16,
+                    "f32" => Precision::F32,
+                    other => return Err(format!("unknown precision {other}")),
+                }
+            }
+            "--batch-sizes" => {
+                args.batch_sizes = value()?
+                    .split(',')
+                    .map(|s| s.trim().parse().map_err(|_| format!("bad batch size {s}")))
+                    .collect::<Result<_, _>>()?
+            }
+            "--repeats" => args.repeats = value()?.parse().map_err(|_| "bad --repeats")?,
+            "--threads" => args.threads = value()?.parse().map_err(|_| "bad --threads")?,
+            "--help" | "-h" => return Err(String::new()),
+            other => return Err(format!("unknown argument {other}")),
+        }
+    }
+    if args.passages.as_os_str().is_empty() {
+        return Err("--passages FILE is required".into());
+    }
+    Ok(args)
+}
+
+fn peak_rss_mib() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024.0)
+}
+
+/// Multiply-adds of one forward pass over `t` tokens, counted as 2 FLOP each.
+fn flops(t: usize) -> f64 {
+    let t = t as f64;
+    let dense = 384.0 * 1152.0 + 384.0 * 384.0 + 2.0 * 384.0 * 1536.0;
+    let attention = 2.0 * t * 384.0;
+    6.0 * 2.0 * t * (dense + attention)
+}
+
+fn main() {
+    let args = match parse() {
+        Ok(args) => args,
+        Err(err) => {
+            eprintln!("{err}\nusage: embed-bench --passages FILE [--model-dir DIR] [--precision bf16|f32] [--batch-sizes 1,8,32] [--repeats 3] [--threads 1]");
+            std::process::exit(2);
+        }
+    };
+    let text = std::fs::read_to_string(&args.passages).expect("passages file");
+    let passages: Vec<String> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).expect("one JSON string per line"))
+        .collect();
+    let dir = files::resolve_model_dir(args.model_dir.as_deref()).expect("model dir");
+
+    let started = Instant::now();
+    let model = Embedder::load(
+        &dir,
+        EmbedderOptions {
+            precision: args.precision,
+            threads: args.threads,
+        },
+    )
+    .expect("model loads (run fetch-model first)");
+    let load_s = started.elapsed().as_secs_f64();
+    let rss_after_load = peak_rss_mib();
+
+    let ids: Vec<Vec<u32>> = passages
+        .iter()
+        .map(|p| model.tokenizer().encode(p).expect("encode"))
+        .collect();
+    let tokens: usize = ids.iter().map(Vec::len).sum();
+    let work: f64 = ids.iter().map(|s| flops(s.len())).sum();
+    let peak = citecheck_embed::bench_support::peak_gflops(model.precision());
+
+    println!("{{");
+    println!("  \"engine\": \"citecheck-embed {}\",", model.backend());
+    println!("  \"precision\": \"{}\",", model.precision());
+    println!("  \"threads\": {},", args.threads);
+    println!("  \"load_s\": {load_s:.3},");
+    println!("  \"passages\": {},", passages.len());
+    println!(
+        "  \"tokens_per_passage_mean\": {:.1},",
+        tokens as f64 / passages.len() as f64
+    );
+    println!(
+        "  \"gflop_per_passage\": {:.2},",
+        work / passages.len() as f64 / 1e9
+    );
+    println!("  \"core_peak_gflops\": {peak:.1},");
+    println!(
+        "  \"peak_rss_after_load_mib\": {:.1},",
+        rss_after_load.unwrap_or(f64::NAN)
+    );
+    println!("  \"batch\": {{");
+    for (n, &batch) in args.batch_sizes.iter().enumerate() {
+        model.embed_ids(&ids[..batch.min(ids.len())], batch);
+        let mut rates = Vec::new();
+        for _ in 0..args.repeats.max(1) {
+            let t = Instant::now();
+            model.embed_ids(&ids, batch);
+            rates.push(passages.len() as f64 / t.elapsed().as_secs_f64());
+        }
+        rates.sort_by(f64::total_cmp);
+        let best = rates[rates.len() - 1];
+        let median = rates[rates.len() / 2];
+        let gflops = best * work / passages.len() as f64 / 1e9;
+        println!(
+            "    \"{batch}\": {{\"passages_per_s_best\": {best:.2}, \"passages_per_s_median\": {median:.2}, \"gflops\": {gflops:.1}, \"fraction_of_peak\": {:.2}, \"peak_rss_mib\": {:.1}}}{}",
+            gflops / peak,
+            peak_rss_mib().unwrap_or(f64::NAN),
+            if n + 1 == args.batch_sizes.len() { "" } else { "," }
+        );
+    }
+    println!("  }}");
+    println!("}}");
+}

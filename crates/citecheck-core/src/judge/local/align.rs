@@ -1,10 +1,12 @@
 //! Claim against one sentence (pure): how much of the claim the sentence covers, and whether
 //! the slots that can flip a statement (numbers, negation, named entities) agree.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use super::analyse::{Analysis, CueKind, Entity};
-use super::numbers::{fit, NumberFit};
+use super::anchor::{anchored, number_fit};
+use super::compare::{self, NumberFit};
 
 /// Credit for a claim word found only in the sentence's context (the sentence before it, the
 /// section heading, a table's header row): it resolves "it" and "they" without letting the
@@ -12,11 +14,6 @@ use super::numbers::{fit, NumberFit};
 pub const CONTEXT_CREDIT: f64 = 0.5;
 /// Credit for a word that only shares a stem prefix ("construct"/"construction").
 pub const PARTIAL_CREDIT: f64 = 0.8;
-/// Claim words either side of an entity that anchor it to a place in the sentence.
-const ANCHOR_WORDS: usize = 2;
-/// How far (in lexemes) from a sentence's entity an anchor may sit.
-const ANCHOR_REACH: usize = 4;
-
 /// The alignment of a claim with one sentence.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Alignment {
@@ -33,7 +30,9 @@ pub struct Alignment {
 
 impl Alignment {
     pub fn numbers_agree(&self) -> bool {
-        self.numbers.iter().all(|n| *n == NumberFit::Match)
+        self.numbers
+            .iter()
+            .all(|n| matches!(n, NumberFit::Match | NumberFit::InContext))
     }
 
     pub fn number_conflict(&self) -> bool {
@@ -66,8 +65,9 @@ impl Alignment {
             "missing"
         };
         let mut text = format!(
-            "coverage={:.2} numbers={numbers} polarity={}",
+            "coverage={:.2} rest={:.2} numbers={numbers} polarity={}",
             self.coverage,
+            self.rest_coverage,
             if self.polarity_differs() {
                 "differs"
             } else {
@@ -86,36 +86,73 @@ impl Alignment {
 
 /// Aligns `claim` with `sentence`; `context` lends partial credit for words the sentence leaves
 /// to its surroundings.
-pub fn align(claim: &Analysis, sentence: &Analysis, context: &[&Analysis]) -> Alignment {
+pub fn align(
+    claim: &Analysis,
+    sentence: &Analysis,
+    context: &[&Analysis],
+    weights: &Weights,
+) -> Alignment {
     let numbers: Vec<NumberFit> = claim
         .quantities
         .iter()
-        .map(|q| fit(q, &sentence.quantities))
+        .map(|q| match number_fit(claim, q, sentence) {
+            NumberFit::Missing
+                if context
+                    .iter()
+                    .any(|c| c.quantities.iter().any(|p| compare::same(q, p))) =>
+            {
+                NumberFit::InContext
+            }
+            fit => fit,
+        })
         .collect();
-    let credits: Vec<(String, f64)> = claim
+    // The claim's numbers count like its words: a shared number is strong evidence of alignment.
+    let mut credits: Vec<(Item, f64)> = claim
         .content
         .iter()
         .enumerate()
-        .map(|(k, (form, _))| (form.clone(), credit(claim, k, sentence, context)))
+        .map(|(k, (form, _))| {
+            (
+                Item::Word(form.clone()),
+                credit(claim, k, sentence, context),
+            )
+        })
         .collect();
-    let coverage = share(&credits, &[]);
+    credits.extend(numbers.iter().enumerate().map(|(k, fit)| {
+        let credit = match fit {
+            NumberFit::Match => 1.0,
+            NumberFit::InContext => CONTEXT_CREDIT,
+            NumberFit::Conflict | NumberFit::Missing => 0.0,
+        };
+        (Item::Number(k), credit)
+    }));
+    let coverage = share(&credits, weights, |_| true);
 
-    let entity_conflict = claim
-        .entities
-        .iter()
-        .filter(|c| !sentence.names(c))
-        .find_map(|c| {
-            sentence
-                .entities
-                .iter()
-                .filter(|s| !claim.names(s))
-                .find(|s| anchored(claim, c, sentence, s, &numbers))
-                .map(|s| (c, s))
-        });
-    let rest_coverage = match entity_conflict {
-        Some((c, _)) => share(&credits, &c.forms),
-        None => coverage,
+    // The slot that conflicts is not part of the "rest" that must align.
+    let rest = |conflict: Option<&Entity>| {
+        share(&credits, weights, |item| match item {
+            Item::Word(form) => conflict.is_none_or(|c| !c.forms.contains(form)),
+            Item::Number(k) => numbers[*k] != NumberFit::Conflict,
+        })
     };
+    // Of the claim's names the sentence replaces, the one whose removal leaves the best
+    // alignment is the slot.
+    let mut entity_conflict: Option<(&Entity, &Entity)> = None;
+    let mut rest_coverage = rest(None);
+    for c in claim.entities.iter().filter(|c| !sentence.mentions(c)) {
+        let replaced = sentence
+            .entities
+            .iter()
+            .filter(|s| !claim.names(s))
+            .find(|s| anchored(claim, c, sentence, s, &numbers));
+        if let Some(s) = replaced {
+            let without = rest(Some(c));
+            if entity_conflict.is_none() || without > rest_coverage {
+                entity_conflict = Some((c, s));
+                rest_coverage = without;
+            }
+        }
+    }
 
     Alignment {
         coverage,
@@ -127,16 +164,61 @@ pub fn align(claim: &Analysis, sentence: &Analysis, context: &[&Analysis]) -> Al
     }
 }
 
-fn share(credits: &[(String, f64)], without: &[String]) -> f64 {
-    let kept: Vec<f64> = credits
-        .iter()
-        .filter(|(form, _)| !without.contains(form))
-        .map(|&(_, c)| c)
-        .collect();
-    if kept.is_empty() {
-        return 0.0;
+/// What the claim's coverage is counted over: its content words and its quantities.
+#[derive(Debug, Clone, PartialEq)]
+enum Item {
+    Word(String),
+    Number(usize),
+}
+
+/// The weighted share of `credits` among the items `keep` selects.
+fn share(credits: &[(Item, f64)], weights: &Weights, keep: impl Fn(&Item) -> bool) -> f64 {
+    let (mut got, mut total) = (0.0, 0.0);
+    for (item, credit) in credits.iter().filter(|(item, _)| keep(item)) {
+        let weight = match item {
+            Item::Word(form) => weights.of(form),
+            Item::Number(_) => weights.rare(),
+        };
+        got += weight * credit;
+        total += weight;
     }
-    kept.iter().sum::<f64>() / kept.len() as f64
+    if total > 0.0 {
+        got / total
+    } else {
+        0.0
+    }
+}
+
+/// How much each claim word counts: words found in many of the passages' sentences (the page's
+/// topic, which a sentence often leaves to "it") count less than rare ones, like IDF.
+#[derive(Debug, Clone, Default)]
+pub struct Weights {
+    sentences: usize,
+    frequency: HashMap<String, usize>,
+}
+
+impl Weights {
+    /// Document frequencies over the given sentences.
+    pub fn over<'a>(sentences: impl IntoIterator<Item = &'a Analysis>) -> Weights {
+        let mut weights = Weights::default();
+        for sentence in sentences {
+            weights.sentences += 1;
+            for form in &sentence.vocabulary {
+                *weights.frequency.entry(form.clone()).or_default() += 1;
+            }
+        }
+        weights
+    }
+
+    fn of(&self, form: &str) -> f64 {
+        let df = self.frequency.get(form).copied().unwrap_or(0);
+        (1.0 + (self.sentences as f64 + 1.0) / (df as f64 + 1.0)).ln()
+    }
+
+    /// The weight of a word no sentence has.
+    fn rare(&self) -> f64 {
+        (2.0 + self.sentences as f64).ln()
+    }
 }
 
 /// Credit for the claim's `k`th content word.
@@ -200,57 +282,17 @@ fn negated(text: &Analysis, other: &Analysis) -> bool {
     count % 2 == 1
 }
 
-/// Whether the sentence's entity `s` stands where the claim's entity `c` stands: a claim word
-/// next to `c` (or a number the sentence shares) sits next to `s` in the sentence too.
-fn anchored(
-    claim: &Analysis,
-    c: &Entity,
-    sentence: &Analysis,
-    s: &Entity,
-    numbers: &[NumberFit],
-) -> bool {
-    let near_s = |i: usize| i + ANCHOR_REACH >= s.span.start && i < s.span.end + ANCHOR_REACH;
-    let before = claim
-        .content
-        .iter()
-        .filter(|(f, i)| *i < c.span.start && !c.forms.contains(f))
-        .rev()
-        .take(ANCHOR_WORDS);
-    let after = claim
-        .content
-        .iter()
-        .filter(|(f, i)| *i >= c.span.end && !c.forms.contains(f))
-        .take(ANCHOR_WORDS);
-    let word_anchor = before.chain(after).any(|(form, _)| {
-        sentence
-            .forms
-            .iter()
-            .enumerate()
-            .any(|(i, f)| f.as_ref() == Some(form) && near_s(i))
-    });
-    let number_anchor = claim
-        .quantities
-        .iter()
-        .zip(numbers)
-        .filter(|(q, fit)| {
-            **fit == NumberFit::Match
-                && (q.span.end + ANCHOR_REACH >= c.span.start && q.at < c.span.end + ANCHOR_REACH)
-        })
-        .any(|(q, _)| {
-            sentence
-                .quantities
-                .iter()
-                .any(|p| super::numbers::same(q, p) && near_s(p.at))
-        });
-    word_anchor || number_anchor
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn aligned(claim: &str, sentence: &str) -> Alignment {
-        align(&Analysis::new(claim), &Analysis::new(sentence), &[])
+        align(
+            &Analysis::new(claim),
+            &Analysis::new(sentence),
+            &[],
+            &Weights::default(),
+        )
     }
 
     #[test]
@@ -322,8 +364,9 @@ mod tests {
         let claim = Analysis::new("Spirit and Opportunity were designed for 90 sols.");
         let sentence = Analysis::new("They were designed for a 90-sol mission.");
         let before = Analysis::new("The twin rovers Spirit and Opportunity arrived in 2004.");
-        let alone = align(&claim, &sentence, &[]);
-        let helped = align(&claim, &sentence, &[&before]);
+        let weights = Weights::default();
+        let alone = align(&claim, &sentence, &[], &weights);
+        let helped = align(&claim, &sentence, &[&before], &weights);
         assert!(helped.coverage > alone.coverage);
         assert!(helped.coverage < 1.0);
         assert!(helped.consistent());

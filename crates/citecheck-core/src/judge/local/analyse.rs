@@ -160,10 +160,25 @@ impl Analysis {
         }
     }
 
-    /// Whether this text names `entity` (all of its words, or its acronym, or the name an
-    /// acronym stands for).
+    /// Whether this text names `entity` in full (all of its words, or its acronym, or the name
+    /// an acronym stands for).
     pub fn names(&self, entity: &Entity) -> bool {
-        if entity.forms.iter().all(|f| self.vocabulary.contains(f)) {
+        self.refers_to(entity, entity.forms.len())
+    }
+
+    /// Whether this text refers to `entity`, perhaps by part of its name ("Baikal" for "Lake
+    /// Baikal", "von Frisch" for "Karl von Frisch"): at least half of its words.
+    pub fn mentions(&self, entity: &Entity) -> bool {
+        self.refers_to(entity, entity.forms.len().div_ceil(2))
+    }
+
+    fn refers_to(&self, entity: &Entity, needed: usize) -> bool {
+        let present = entity
+            .forms
+            .iter()
+            .filter(|f| self.vocabulary.contains(*f))
+            .count();
+        if present >= needed.max(1) {
             return true;
         }
         let written = entity.text.trim();
@@ -192,6 +207,10 @@ fn is_initial(lexemes: &[Lexeme<'_>], i: usize) -> bool {
 
 fn is_capitalised(lexeme: &Lexeme<'_>) -> bool {
     lexeme.kind == LexKind::Word && lexeme.text.starts_with(char::is_uppercase)
+}
+
+fn possessive(word: &str) -> bool {
+    word.ends_with("'s") || word.ends_with("\u{2019}s")
 }
 
 fn is_acronym(word: &str) -> bool {
@@ -234,6 +253,10 @@ fn names(
         }
         let mut end = i + 1;
         loop {
+            // A possessive ends a name: "Lisbon's Tram 28" is Lisbon's, then Tram.
+            if possessive(lexemes[end - 1].text) {
+                break;
+            }
             if end < lexemes.len() && capital(end) {
                 end += 1;
             } else if end + 1 < lexemes.len()
@@ -334,6 +357,10 @@ mod tests {
                 &["AWS", "Google", "Huawei", "Microsoft", "Mozilla"],
             ),
             ("Myth 1: Dark roasts have more caffeine", &[]),
+            (
+                "Lisbon's Tram 28 passes through Gra\u{e7}a.",
+                &["Tram", "Gra\u{e7}a"],
+            ),
         ];
         for (text, expected) in table {
             assert_eq!(entity_texts(text), *expected, "{text}");

@@ -87,6 +87,13 @@ pub const UNITS_WORDS: &[(&str, u64)] = &[
     ("dozen", 12),
 ];
 
+/// Fraction words and their denominators ("a fifth of", "two-thirds of").
+#[rustfmt::skip]
+pub const FRACTIONS: &[(&str, f64)] = &[
+    ("half", 2.0), ("third", 3.0), ("quarter", 4.0), ("fifth", 5.0), ("sixth", 6.0),
+    ("seventh", 7.0), ("eighth", 8.0), ("ninth", 9.0), ("tenth", 10.0), ("hundredth", 100.0),
+];
+
 /// Scale words after a number ("2.5 million", "seven thousand").
 #[rustfmt::skip]
 pub const SCALES: &[(&str, f64)] = &[

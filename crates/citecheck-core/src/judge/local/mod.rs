@@ -1,8 +1,8 @@
 //! The `local` judge: offline, no key, no network, deterministic. A heuristic, and it says so.
 //!
-//! It cuts the passages into sentences ([`segment`]), analyses the claim and each sentence
-//! ([`analyse`]: content words, quantities, negation cues, named entities) and aligns them
-//! ([`align`]). A sentence that covers most of the claim's content words with the same numbers,
+//! It cuts the passages into sentences (`segment`), analyses the claim and each sentence
+//! (`analyse`: content words, quantities, negation cues, named entities) and aligns them
+//! (`align`, `anchor`, `compare`). A sentence that covers most of the claim's content words with the same numbers,
 //! the same polarity and no other name in the claim's name's place *supports* it; one that covers
 //! most of the rest but flips a number, the polarity or a name *contradicts* it; otherwise the
 //! claim is *not found*. The answer always quotes a sentence copied from the passages (for
@@ -20,18 +20,20 @@ use crate::model::JudgeInfo;
 
 mod align;
 mod analyse;
+mod anchor;
+mod compare;
 mod lex;
 mod lexicon;
 mod numbers;
 mod segment;
 
-use align::{align, Alignment};
+use align::{align, Alignment, Weights};
 use analyse::Analysis;
 
 /// Coverage of the claim's content words a consistent sentence needs to support it.
-pub const DEFAULT_SUPPORT_THRESHOLD: f64 = 0.75;
+pub const DEFAULT_SUPPORT_THRESHOLD: f64 = 0.7;
 /// Coverage of the rest of the claim a sentence with a flipped slot needs to contradict it.
-pub const DEFAULT_CONTRADICT_THRESHOLD: f64 = 0.6;
+pub const DEFAULT_CONTRADICT_THRESHOLD: f64 = 0.55;
 /// The heuristic's version, reported as the judge's `prompt_version`.
 pub const HEURISTIC_VERSION: &str = "local-v1";
 pub const MODEL: &str = "heuristic-v1";
@@ -76,27 +78,38 @@ impl LocalJudge {
     /// The judgement, computed synchronously (the [`Judge`] impl only wraps this).
     pub fn assess(&self, claim: &str, passages: &[String]) -> Judgement {
         let claim = Analysis::new(claim);
+        let split: Vec<(&String, Vec<segment::Segment>, Vec<Analysis>)> = passages
+            .iter()
+            .map(|passage| {
+                let segments = segment::split(passage);
+                let analyses = segments
+                    .iter()
+                    .map(|s| Analysis::new(&passage[s.range.clone()]))
+                    .collect();
+                (passage, segments, analyses)
+            })
+            .collect();
+        let weights = Weights::over(split.iter().flat_map(|(_, _, a)| a));
         let mut best_support: Option<Candidate<'_>> = None;
         let mut best_conflict: Option<Candidate<'_>> = None;
         let mut best_any: Option<Candidate<'_>> = None;
-        for passage in passages {
-            let segments = segment::split(passage);
-            let analyses: Vec<Analysis> = segments
-                .iter()
-                .map(|s| Analysis::new(&passage[s.range.clone()]))
-                .collect();
+        for (passage, segments, analyses) in &split {
             for (k, segment) in segments.iter().enumerate() {
                 let mut context: Vec<&Analysis> = Vec::new();
                 let previous = k.checked_sub(1);
                 context.extend(previous.map(|p| &analyses[p]));
-                for extra in [segment.heading, segment.header].into_iter().flatten() {
+                let topic = Some(segment.paragraph).filter(|&p| p != k);
+                for extra in [topic, segment.heading, segment.header]
+                    .into_iter()
+                    .flatten()
+                {
                     if Some(extra) != previous {
                         context.push(&analyses[extra]);
                     }
                 }
                 let candidate = Candidate {
                     quote: &passage[segment.range.clone()],
-                    alignment: align(&claim, &analyses[k], &context),
+                    alignment: align(&claim, &analyses[k], &context, &weights),
                     heading: segment.kind == segment::Kind::Heading,
                 };
                 let a = &candidate.alignment;

@@ -21,6 +21,9 @@ pub struct Segment {
     pub heading: Option<usize>,
     /// For a table row: the index of the table's header row.
     pub header: Option<usize>,
+    /// Index of the first unit of the paragraph (or list item) this unit belongs to: the
+    /// paragraph's topic sentence, which later sentences refer back to with "it" and "they".
+    pub paragraph: usize,
 }
 
 /// Words that end with a period without ending a sentence.
@@ -70,6 +73,7 @@ pub fn split(passage: &str) -> Vec<Segment> {
                     kind: Kind::Heading,
                     heading,
                     header: None,
+                    paragraph: out.len(),
                 });
                 heading = Some(out.len() - 1);
             }
@@ -89,6 +93,7 @@ pub fn split(passage: &str) -> Vec<Segment> {
                     kind: Kind::TableRow,
                     heading,
                     header: table_header,
+                    paragraph: out.len(),
                 });
                 previous_row = Some(out.len() - 1);
             }
@@ -176,18 +181,21 @@ fn push_sentences(
     heading: Option<usize>,
 ) {
     let text = &passage[range.clone()];
+    let first = out.len();
     let mut start = 0;
     for end in sentence_ends(text) {
-        push_trimmed(
-            out,
-            passage,
-            range.start + start..range.start + end,
-            kind,
-            heading,
-        );
+        let part = range.start + start..range.start + end;
+        push_trimmed(out, passage, part, kind, heading, first);
         start = end;
     }
-    push_trimmed(out, passage, range.start + start..range.end, kind, heading);
+    push_trimmed(
+        out,
+        passage,
+        range.start + start..range.end,
+        kind,
+        heading,
+        first,
+    );
 }
 
 fn push_trimmed(
@@ -196,6 +204,7 @@ fn push_trimmed(
     range: Range<usize>,
     kind: Kind,
     heading: Option<usize>,
+    paragraph: usize,
 ) {
     let text = &passage[range.clone()];
     let lead = text.len() - text.trim_start().len();
@@ -206,6 +215,7 @@ fn push_trimmed(
             kind,
             heading,
             header: None,
+            paragraph,
         });
     }
 }
@@ -355,6 +365,13 @@ mod tests {
         assert_eq!(segments[2].heading, Some(0));
         assert_eq!(segments[3].heading, Some(0));
         assert_eq!(segments[1].header, None);
+    }
+
+    #[test]
+    fn sentences_know_the_first_sentence_of_their_paragraph() {
+        let segments = split("One. Two. Three.\n\nFour. Five.");
+        let firsts: Vec<usize> = segments.iter().map(|s| s.paragraph).collect();
+        assert_eq!(firsts, vec![0, 0, 0, 3, 3]);
     }
 
     #[test]

@@ -1,0 +1,150 @@
+//! Two quantities against each other (pure): the same value within the written precision (and
+//! a hedge's slack), a different value of the same kind (a conflict), or nothing to compare.
+
+use super::lexicon::{Bound, Dimension};
+use super::numbers::{Measure, Quantity};
+
+/// How a claim's number fares against a passage's numbers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NumberFit {
+    Match,
+    /// Not in the sentence but in the sentence before it or its paragraph's first sentence
+    /// ("approved its 2025 budget on Thursday. The budget totals 640 million pounds.").
+    InContext,
+    Conflict,
+    Missing,
+}
+
+/// Extra relative tolerance when either side hedges ("about 7 million").
+pub const HEDGE_TOLERANCE: f64 = 0.05;
+
+/// Whether `page` states the same quantity as `claim`.
+pub fn same(claim: &Quantity, page: &Quantity) -> bool {
+    if !comparable(&claim.measure, &page.measure, true) {
+        return false;
+    }
+    if let (Measure::Clock(a), Measure::Clock(b)) = (&claim.measure, &page.measure) {
+        return a == b;
+    }
+    let hedge = if claim.hedged || page.hedged {
+        HEDGE_TOLERANCE * claim.value.abs().max(page.value.abs())
+    } else {
+        0.0
+    };
+    let tolerance = claim.tolerance.max(page.tolerance) + hedge;
+    match claim.bound {
+        Some(Bound::AtLeast) if page.bound != Some(Bound::AtMost) => {
+            page.value + tolerance >= claim.value
+        }
+        Some(Bound::AtMost) if page.bound != Some(Bound::AtLeast) => {
+            page.value - tolerance <= claim.value
+        }
+        _ => (claim.value - page.value).abs() <= tolerance,
+    }
+}
+
+/// Whether two quantities measure the same kind of thing, so that different values conflict.
+/// When only checking for a match (`loose`), a counted noun and a bare number may meet.
+pub fn comparable(a: &Measure, b: &Measure, loose: bool) -> bool {
+    use Measure::*;
+    match (a, b) {
+        (Unit(x), Unit(y)) => {
+            x.dimension == y.dimension
+                || matches!(
+                    (x.dimension, y.dimension),
+                    (Dimension::Angle, Dimension::Temperature)
+                        | (Dimension::Temperature, Dimension::Angle)
+                )
+        }
+        (Year, Year) | (Clock(_), Clock(_)) | (Bare, Bare) => true,
+        (Day(x), Day(y)) => x == y,
+        (Noun(x), Noun(y)) => loose || x == y,
+        (Noun(_), Bare) | (Bare, Noun(_)) => true,
+        (Unit(_), Bare) | (Bare, Unit(_)) => loose,
+        _ => false,
+    }
+}
+
+/// The claim's quantity against the passage's: stated, contradicted by a comparable number,
+/// or not addressed.
+pub fn fit(claim: &Quantity, page: &[Quantity]) -> NumberFit {
+    if page.iter().any(|p| same(claim, p)) {
+        NumberFit::Match
+    } else if page
+        .iter()
+        .any(|p| comparable(&claim.measure, &p.measure, false))
+    {
+        NumberFit::Conflict
+    } else {
+        NumberFit::Missing
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::lex::lex;
+    use super::super::numbers::quantities;
+    use super::*;
+
+    fn first(text: &str) -> Quantity {
+        quantities(&lex(text))
+            .into_iter()
+            .next()
+            .expect("a quantity")
+    }
+
+    #[test]
+    fn the_same_quantity_written_differently_matches() {
+        let table: &[(&str, &str)] = &[
+            ("100 degrees Celsius", "100 °C"),
+            ("about 7 million people", "seven million people"),
+            ("1.2 billion euros", "1,200,000,000 euros"),
+            ("almost 5 per cent", "4.99 per cent"),
+            ("5 km", "5,000 metres"),
+            ("more than 250 cities", "more than 250 cities"),
+            ("2:00:35", "2:00:35"),
+            ("in 1889", "the 1889 fair"),
+            ("90 sols", "a 90-sol mission"),
+        ];
+        for (claim, page) in table {
+            let (c, p) = (first(claim), first(page));
+            assert!(same(&c, &p), "{claim} vs {page}: {c:?} {p:?}");
+        }
+    }
+
+    #[test]
+    fn different_quantities_of_one_kind_conflict() {
+        let table: &[(&str, &str)] = &[
+            ("50 degrees Celsius", "100 degrees Celsius"),
+            ("7 million rivets", "2.5 million rivets"),
+            ("25 to 30 thousand years", "25 to 30 million years"),
+            ("1.5 billion euros", "1.2 billion euros"),
+            ("in 1775", "in 1755"),
+            ("27 times", "72 times"),
+            ("2:00:35", "2:01:09"),
+            ("5 kilometres", "12 kilometres"),
+        ];
+        for (claim, page) in table {
+            let c = first(claim);
+            let pages = quantities(&lex(page));
+            assert_eq!(fit(&c, &pages), NumberFit::Conflict, "{claim} vs {page}");
+        }
+    }
+
+    #[test]
+    fn unrelated_quantities_are_missing_not_conflicting() {
+        let table: &[(&str, &str)] = &[
+            ("30 kilometres per hour", "2,000 eggs"),
+            ("in 2026", "18 million pounds"),
+            ("6 August", "18 February"),
+        ];
+        for (claim, page) in table {
+            let c = first(claim);
+            assert_eq!(
+                fit(&c, &quantities(&lex(page))),
+                NumberFit::Missing,
+                "{claim} vs {page}"
+            );
+        }
+    }
+}

@@ -327,6 +327,97 @@ mod tests {
     }
 
     #[test]
+    fn odd_text_never_panics_and_quotes_stay_verbatim() {
+        const PIECES: &[&str] = &[
+            "Water",
+            "boils",
+            "at",
+            "100",
+            "°C",
+            "1,2,3",
+            "1.2.3",
+            "2:00:35",
+            "€",
+            "£5",
+            "%",
+            "one",
+            "a",
+            "fifth",
+            "of",
+            "in",
+            "twenty",
+            "-",
+            "\u{2013}",
+            "n't",
+            "isn't",
+            "not",
+            "rather",
+            "than",
+            "Myth:",
+            "|",
+            "| --- |",
+            "#",
+            "##",
+            "*",
+            "1.",
+            "Dr.",
+            "e.g.",
+            "J.",
+            "\u{201C}",
+            "\u{201D}",
+            "\u{2019}s",
+            "caf\u{e9}",
+            "\u{1F600}",
+            "\n",
+            "\n\n",
+            "  ",
+            ".",
+            "!",
+            "?",
+            "...",
+            "(",
+            ")",
+            "[x](http://a.b/c)",
+            "]",
+            "[",
+            "0.000000000000001",
+            "99999999999999999999999",
+            "million",
+            "billion",
+            "between",
+            "and",
+            "to",
+            "up",
+        ];
+        // A small deterministic generator: the test must not depend on a random seed.
+        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut text = |len: u64| -> String {
+            (0..len)
+                .map(|_| PIECES[(next() % PIECES.len() as u64) as usize])
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        for round in 0..300 {
+            let claim = text(1 + round % 12);
+            let passages: Vec<String> = (0..1 + round % 3).map(|_| text(5 + round % 40)).collect();
+            let j = LocalJudge::default().assess(&claim, &passages);
+            assert!((0.0..=1.0).contains(&j.confidence), "{claim:?}");
+            if let Some(quote) = &j.evidence_quote {
+                assert!(
+                    passages.iter().any(|p| p.contains(quote.as_str())),
+                    "{quote:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn the_same_input_gives_the_same_answer() {
         let claim = "Water boils at 50 degrees Celsius at sea level.";
         assert_eq!(judged(claim, &[WATER]), judged(claim, &[WATER]));

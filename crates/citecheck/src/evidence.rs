@@ -102,6 +102,20 @@ impl EvidenceStore {
     }
 }
 
+/// Gives a file made by `tempfile` (private: 0600) the 0644 most tools create files with, for
+/// reports that people share.
+pub fn make_shareable(file: &fs::File) -> anyhow::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        file.set_permissions(fs::Permissions::from_mode(0o644))
+            .context("setting the report's permissions")?;
+    }
+    #[cfg(not(unix))]
+    let _ = file;
+    Ok(())
+}
+
 /// A [`Fetcher`] that keeps every page its inner fetcher returns in an [`EvidenceStore`].
 pub struct StoringFetcher {
     inner: Arc<dyn Fetcher>,

@@ -107,6 +107,10 @@ impl Sink {
                     .map_err(|err| err.into_error())
                     .context("flushing a rewritten output")?;
                 tmp.as_file().sync_all()?;
+                // The replacement keeps the old file's permissions (a temporary file is private).
+                if let Ok(meta) = std::fs::metadata(&target) {
+                    tmp.as_file().set_permissions(meta.permissions())?;
+                }
                 tmp.persist(&target)
                     .map_err(|err| err.error)
                     .with_context(|| format!("replacing {}", target.display()))?;

@@ -11,9 +11,9 @@ use super::DomainCounts;
 /// One colour per label, in `Label::ALL` order.
 pub const LABEL_COLOURS: [&str; 4] = ["#2e7d32", "#c62828", "#b7791f", "#6b7280"];
 
-const WIDTH: u32 = 560;
-const NAME_WIDTH: u32 = 170;
-const COUNT_WIDTH: u32 = 70;
+const WIDTH: u32 = 600;
+const NAME_WIDTH: u32 = 150;
+const COUNT_WIDTH: u32 = 130;
 const ROW: u32 = 26;
 const BAR: u32 = 18;
 

@@ -1,5 +1,6 @@
-//! The report's HTML: inline CSS, inline SVG, a few lines of inline JavaScript for the filters,
-//! and every piece of user-supplied text escaped. Links to cited pages are the only references
+//! The report's HTML: inline CSS, inline SVG, a few lines of inline JavaScript for the filters
+//! (which also read `#label=contradicted,not_found&domain=...&q=...` from the URL, so a filtered
+//! view can be linked), and every piece of user-supplied text escaped. Links to cited pages are the only references
 //! out of the file, and only http(s) URLs become links.
 
 use std::io::Write;
@@ -280,7 +281,7 @@ blockquote{margin:6px 0;padding:4px 12px;border-left:3px solid var(--line);color
 .badge{color:#fff;border-radius:10px;padding:1px 8px;font-size:12px;white-space:nowrap}\
 table{border-collapse:collapse;width:100%;font-size:13px}th,td{border-bottom:1px solid var(--line);\
 padding:6px;text-align:left;vertical-align:top}td:nth-child(3){overflow-wrap:anywhere;\
-max-width:280px}th{background:var(--panel);position:sticky;top:52px}.none{color:var(--muted)}\
+min-width:240px;max-width:320px}td:nth-child(2){min-width:260px}th{background:var(--panel);position:sticky;top:52px}.none{color:var(--muted)}\
 [hidden]{display:none!important}footer{margin-top:30px;color:var(--muted);font-size:12px}";
 
 const SCRIPT: &str = "(function(){\
@@ -293,6 +294,10 @@ var text=q.value.trim().toLowerCase(),d=dom.value,n=0;\
 rows.forEach(function(r){var ok=on[r.dataset.label]&&(!d||r.dataset.domain===d)&&\
 (!text||r.textContent.toLowerCase().indexOf(text)>=0);r.hidden=!ok;if(ok)n++;});\
 shown.textContent=n;}\
+var h=new URLSearchParams(location.hash.slice(1));\
+if(h.has('label')){var want=h.get('label').split(',');\
+boxes.forEach(function(b){b.checked=want.indexOf(b.value)>=0;});}\
+if(h.has('domain'))dom.value=h.get('domain');if(h.has('q'))q.value=h.get('q');\
 boxes.forEach(function(b){b.addEventListener('change',apply);});\
 q.addEventListener('input',apply);dom.addEventListener('change',apply);apply();\
 document.body.setAttribute('data-ready','1');})();";

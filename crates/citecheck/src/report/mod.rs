@@ -197,6 +197,7 @@ pub fn write_html_file(source: &Source, title: &str, path: &Path) -> anyhow::Res
     let mut writer = BufWriter::new(tmp);
     write_html(source, title, &mut writer)?;
     let tmp = writer.into_inner().map_err(|err| err.into_error())?;
+    crate::evidence::make_shareable(tmp.as_file())?;
     tmp.persist(path)
         .map_err(|err| err.error)
         .with_context(|| format!("writing {}", path.display()))?;

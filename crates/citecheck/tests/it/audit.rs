@@ -372,3 +372,63 @@ fn a_verify_whose_audit_index_cannot_be_written_still_prints_its_verdict() {
     assert_eq!(verdict["overall"], "unreachable");
     assert!(String::from_utf8_lossy(&out.stderr).contains("audit"));
 }
+
+#[tokio::test]
+async fn a_rid_not_kept_locally_is_read_from_crawlbase_storage() {
+    use axum::extract::Query;
+    use axum::routing::get;
+    use std::collections::HashMap;
+
+    let app = axum::Router::new().route(
+        "/storage",
+        get(|Query(q): Query<HashMap<String, String>>| async move {
+            let known = q.get("token").map(String::as_str) == Some("replay-token")
+                && q.get("rid").map(String::as_str) == Some("rid-77")
+                && q.get("format").map(String::as_str) == Some("json");
+            if known {
+                (
+                    axum::http::StatusCode::OK,
+                    serde_json::json!({
+                        "rid": "rid-77",
+                        "url": "https://a.example/water",
+                        "original_status": "200",
+                        "body": format!("# Water\n\n{WATER}\n"),
+                    })
+                    .to_string(),
+                )
+            } else {
+                (axum::http::StatusCode::NOT_FOUND, String::new())
+            }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("binds");
+    let api = format!("http://{}/", listener.local_addr().expect("address"));
+    tokio::spawn(async move { axum::serve(listener, app).await });
+
+    let dir = tempfile::tempdir().expect("temp dir");
+    let d = dir.path().to_path_buf();
+    let out = tokio::task::spawn_blocking(move || {
+        citecheck(&d)
+            .env("CRAWLBASE_TOKEN", "replay-token")
+            .env("CRAWLBASE_API_URL", &api)
+            .args(["replay", "rid-77", "--quote", "boils at 100 degrees"])
+            .output()
+            .expect("runs")
+    })
+    .await
+    .expect("joined");
+    let page = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{page}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        page.contains("Water >>>boils at 100 degrees<<< Celsius"),
+        "{page}"
+    );
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("replay-token"));
+}

@@ -1,5 +1,13 @@
 //! The citecheck binary crate's integration tests: one test binary, split by feature.
 
+mod audit;
+mod batch;
+mod batch_support;
 mod devset;
 mod example;
+mod report;
+mod server;
+mod server_fuzz;
+mod server_live;
+mod server_support;
 mod support_local;

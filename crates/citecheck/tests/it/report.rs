@@ -270,6 +270,23 @@ fn the_report_renders_in_headless_chromium_and_its_script_runs() {
     // The filter script ran to its end: it marks the page ready and counts the rows it shows.
     assert!(dom.contains("data-ready=\"1\""), "{dom}");
     assert!(dom.contains("<span id=\"shown\">9</span>"), "{dom}");
+    // The filters work in a real browser: set from the URL, they hide what does not match.
+    for (fragment, shown) in [
+        ("#label=contradicted", 1),
+        ("#q=moon", 3),
+        ("#label=supported,unreachable&domain=old.example", 2),
+    ] {
+        let dom = headless(&chrome, &dir.path().join(format!("profile-{shown}")))
+            .arg("--dump-dom")
+            .arg(format!("{url}{fragment}"))
+            .output()
+            .expect("chromium runs");
+        let dom = String::from_utf8_lossy(&dom.stdout);
+        assert!(
+            dom.contains(&format!("<span id=\"shown\">{shown}</span>")),
+            "{fragment}: {dom}"
+        );
+    }
 
     let png = dir.path().join("report.png");
     let shot = headless(&chrome, &dir.path().join("profile-shot"))

@@ -9,7 +9,7 @@
 use safetensors::{Dtype, SafeTensors};
 
 use crate::error::EmbedError;
-use crate::kernels::{math, Backend, Packed};
+use crate::kernels::{Backend, Packed};
 
 pub const HIDDEN: usize = 384;
 const HEADS: usize = 12;
@@ -197,7 +197,7 @@ impl Encoder {
                 t += 1;
             }
         }
-        math::layer_norm(
+        self.backend.layer_norm(
             &mut s.x,
             HIDDEN,
             &self.embedding_norm.0,
@@ -233,7 +233,7 @@ impl Encoder {
             for (h, x) in s.hidden.iter_mut().zip(&s.x) {
                 *h += x;
             }
-            math::layer_norm(
+            be.layer_norm(
                 &mut s.hidden,
                 HIDDEN,
                 &layer.attention_norm.0,
@@ -263,7 +263,7 @@ impl Encoder {
             for (x, h) in s.x.iter_mut().zip(&s.hidden) {
                 *x += h;
             }
-            math::layer_norm(&mut s.x, HIDDEN, &layer.output_norm.0, &layer.output_norm.1);
+            be.layer_norm(&mut s.x, HIDDEN, &layer.output_norm.0, &layer.output_norm.1);
         }
 
         let mut out = Vec::with_capacity(sequences.len());

@@ -160,6 +160,7 @@ unsafe fn tile_bf16<const R: usize, const P: usize>(
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
+#[inline]
 unsafe fn store_tile<const R: usize, const P: usize>(
     acc: &[[__m512; P]; R],
     bias: *const f32,
@@ -295,6 +296,15 @@ pub(super) fn gelu(x: &mut [f32]) {
     }
 }
 
+pub(super) fn layer_norm(x: &mut [f32], width: usize, gamma: &[f32], beta: &[f32]) {
+    assert!(has_avx512());
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: as in `gelu`.
+    unsafe {
+        layer_norm_avx512(x, width, gamma, beta)
+    }
+}
+
 pub(super) fn softmax_rows(x: &mut [f32], stride: usize, n: usize) {
     assert!(has_avx512());
     #[cfg(target_arch = "x86_64")]
@@ -302,6 +312,12 @@ pub(super) fn softmax_rows(x: &mut [f32], stride: usize, n: usize) {
     unsafe {
         softmax_avx512(x, stride, n)
     }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl,fma")]
+fn layer_norm_avx512(x: &mut [f32], width: usize, gamma: &[f32], beta: &[f32]) {
+    math::layer_norm(x, width, gamma, beta)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -317,8 +333,7 @@ fn gelu_avx512(x: &mut [f32]) {
 #[target_feature(enable = "avx512f")]
 fn softmax_avx512(x: &mut [f32], stride: usize, n: usize) {
     let full = n / PANEL;
-    let tail = last_mask(n, full);
-    let tail = if n % PANEL == 0 { 0 } else { tail };
+    let tail: u16 = (1u16 << (n % PANEL)).wrapping_sub(1);
     for row in x.chunks_mut(stride) {
         let row = &mut row[..n];
         let p = row.as_mut_ptr();
@@ -374,7 +389,7 @@ fn exp_nonpositive(x: __m512) -> __m512 {
         8.333_452e-3,
         4.166_579_6e-2,
         1.666_666_5e-1,
-        5.000_000_1e-1,
+        0.5,
     ] {
         p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(c));
     }

@@ -82,11 +82,27 @@ pub(crate) fn softmax_rows(x: &mut [f32], stride: usize, n: usize) {
     }
 }
 
+/// Sum of a slice in 16 independent lanes, so that the compiler can vectorise it (it may not
+/// reorder a single f32 accumulator).
+#[inline(always)]
+fn lane_sum(x: &[f32], f: impl Fn(f32) -> f32) -> f32 {
+    let mut lanes = [0f32; 16];
+    let chunks = x.chunks_exact(16);
+    let rest: f32 = chunks.remainder().iter().map(|v| f(*v)).sum();
+    for chunk in chunks {
+        for (l, v) in lanes.iter_mut().zip(chunk) {
+            *l += f(*v);
+        }
+    }
+    lanes.iter().sum::<f32>() + rest
+}
+
 /// In-place LayerNorm of each `width`-long row (BERT's eps 1e-12).
+#[inline(always)]
 pub(crate) fn layer_norm(x: &mut [f32], width: usize, gamma: &[f32], beta: &[f32]) {
     for row in x.chunks_mut(width) {
-        let mean = row.iter().sum::<f32>() / width as f32;
-        let var = row.iter().map(|v| (v - mean) * (v - mean)).sum::<f32>() / width as f32;
+        let mean = lane_sum(row, |v| v) / width as f32;
+        let var = lane_sum(row, |v| (v - mean) * (v - mean)) / width as f32;
         let inv = 1.0 / (var + 1e-12).sqrt();
         for ((v, g), b) in row.iter_mut().zip(gamma).zip(beta) {
             *v = (*v - mean) * inv * g + b;

@@ -149,12 +149,15 @@ impl Backend {
         match (&b.data, self) {
             (PackedData::Bf16(data), Self::Avx512Bf16) => {
                 let pairs = b.k.div_ceil(2);
-                scratch.clear();
+                // Every entry is written below (the odd-depth pad explicitly), so no zeroing.
                 scratch.resize(m * pairs * 2, 0);
                 for i in 0..m {
                     let row = &a[i * lda..i * lda + b.k];
-                    let out = &mut scratch[i * pairs * 2..i * pairs * 2 + b.k];
-                    math::to_bf16_slice(row, out);
+                    let out = &mut scratch[i * pairs * 2..(i + 1) * pairs * 2];
+                    math::to_bf16_slice(row, &mut out[..b.k]);
+                    if b.k % 2 == 1 {
+                        out[b.k] = 0;
+                    }
                 }
                 avx512::gemm_bf16(scratch, m, pairs, data, b.n, bias, c, ldc);
             }
@@ -173,6 +176,14 @@ impl Backend {
         match self {
             Self::Avx512Bf16 | Self::Avx512F32 => avx512::gelu(x),
             Self::Portable => math::gelu(x),
+        }
+    }
+
+    /// In-place LayerNorm of each `width`-long row.
+    pub(crate) fn layer_norm(self, x: &mut [f32], width: usize, gamma: &[f32], beta: &[f32]) {
+        match self {
+            Self::Avx512Bf16 | Self::Avx512F32 => avx512::layer_norm(x, width, gamma, beta),
+            Self::Portable => math::layer_norm(x, width, gamma, beta),
         }
     }
 

@@ -7,8 +7,8 @@ use citecheck_core::Label;
 
 use crate::support_local::{fixture, local_verifier};
 
-/// Measured claim accuracy of `local-v1` on the set: 0.89 (128/144); the floor leaves a margin.
-const CLAIM_ACCURACY_FLOOR: f64 = 0.85;
+/// Measured claim accuracy of `local-v1` on the set: 0.87 (147/169); the floor leaves a margin.
+const CLAIM_ACCURACY_FLOOR: f64 = 0.83;
 
 #[tokio::test]
 async fn the_local_judge_keeps_its_measured_accuracy_on_the_devset() {

@@ -92,6 +92,8 @@ pub struct AuditRow {
     pub detail: Option<String>,
     pub input_tokens: Option<u64>,
     pub output_tokens: Option<u64>,
+    /// What a crawling service spent (JSON), when one was used.
+    pub crawl_cost: Option<String>,
 }
 
 /// A shared handle on the audit index.
@@ -192,9 +194,9 @@ impl AuditStore {
                 "INSERT INTO citations (recorded_at, source, run_id, claim_id, claim, overall,
                     url, final_url, label, reason, confidence, evidence_quote, original_status,
                     rid, fetcher, judge_provider, judge_model, prompt_version, content_sha256,
-                    fetched_at, detail, input_tokens, output_tokens)
+                    fetched_at, detail, input_tokens, output_tokens, crawl_cost)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
-                    ?17, ?18, ?19, ?20, ?21, ?22, ?23)",
+                    ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)",
             )?;
             for c in &verdict.citations {
                 let meta = c.meta.clone().unwrap_or_default();
@@ -224,6 +226,9 @@ impl AuditStore {
                     c.detail,
                     usage.map(|u| u.input_tokens as i64),
                     usage.map(|u| u.output_tokens as i64),
+                    meta.crawl_cost
+                        .as_ref()
+                        .and_then(|cost| serde_json::to_string(cost).ok()),
                 ])?;
                 ids.push(tx.last_insert_rowid());
             }

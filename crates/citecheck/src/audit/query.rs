@@ -95,7 +95,7 @@ impl AuditFilter {
 }
 
 /// The columns of [`AuditRow`], in order (also the CSV header of `citecheck audit`).
-pub const COLUMN_NAMES: [&str; 24] = [
+pub const COLUMN_NAMES: [&str; 25] = [
     "id",
     "recorded_at",
     "source",
@@ -120,6 +120,7 @@ pub const COLUMN_NAMES: [&str; 24] = [
     "detail",
     "input_tokens",
     "output_tokens",
+    "crawl_cost",
 ];
 
 /// `%text%` for LIKE (case-insensitive for ASCII), with LIKE's wildcards escaped.
@@ -162,6 +163,7 @@ pub(super) fn row_from_sql(row: &Row<'_>) -> anyhow::Result<AuditRow> {
         detail: row.get(21)?,
         input_tokens: row.get::<_, Option<i64>>(22)?.map(|n| n.max(0) as u64),
         output_tokens: row.get::<_, Option<i64>>(23)?.map(|n| n.max(0) as u64),
+        crawl_cost: row.get(24)?,
     })
 }
 

@@ -40,6 +40,8 @@ pub const MIGRATIONS: &[&str] = &[
     CREATE INDEX citations_recorded_at ON citations (recorded_at);
     CREATE INDEX citations_label ON citations (label, recorded_at);
     CREATE INDEX citations_run ON citations (run_id);",
+    // 2: what a crawling service spent on the citation (JSON of `CrawlCost`; NULL when free).
+    "ALTER TABLE citations ADD COLUMN crawl_cost TEXT;",
 ];
 
 /// Brings `conn` up to the latest schema.

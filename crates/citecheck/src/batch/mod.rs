@@ -35,6 +35,7 @@ pub const EXIT_INTERRUPTED: u8 = 130;
 
 /// `citecheck batch INPUT.jsonl`
 #[derive(Debug, Args)]
+#[command(after_help = BATCH_HELP)]
 pub struct BatchArgs {
     /// JSONL input: one {"id", "claim", "urls": [...]} per line.
     #[arg(value_name = "INPUT")]
@@ -81,6 +82,20 @@ pub struct BatchArgs {
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
 }
+
+const BATCH_HELP: &str = "\
+Every claim-URL pair is one citation. The summary on stdout prints
+  citation_precision=S/N    supported over every citation
+  reachable_precision=S/R   supported over citations that were not unreachable
+then counts per label and reason, dead links (404, 410, no such domain) apart from fetch
+failures (timeouts, 5xx, 429, connection errors: the ones --retry-failed tries again).
+Bad input lines are reported with their line numbers on stderr and skipped.
+
+Exit codes (batch):
+  0    the input was processed, whatever the labels
+  130  interrupted (Ctrl-C): finished claims are kept; continue with --resume
+  1    a fatal error (an output could not be written)
+  3    a configuration or usage error";
 
 /// The config file's `[batch]` section.
 #[derive(Debug, Default, Deserialize)]

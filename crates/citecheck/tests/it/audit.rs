@@ -30,7 +30,10 @@ fn verdict(claim: &str) -> ClaimVerdict {
             }),
             content_sha256: Some("ab".repeat(32)),
             fetched_at: Some("2025-03-01T12:00:00Z".into()),
-            ..VerdictMeta::default()
+            crawl_cost: Some(citecheck_core::model::CrawlCost {
+                normal_requests: 1,
+                ..Default::default()
+            }),
         }),
     };
     let pdf = UrlVerdict::without_judge(
@@ -87,6 +90,9 @@ async fn every_citation_gets_a_row_even_without_a_page_to_replay() {
     );
     assert!((judged.confidence - 0.9).abs() < 1e-9);
     assert_eq!(judged.recorded_at.len(), 20, "{}", judged.recorded_at);
+    let cost: serde_json::Value =
+        serde_json::from_str(judged.crawl_cost.as_deref().expect("a crawl cost")).expect("JSON");
+    assert_eq!(cost["normal_requests"], 1);
     let pdf = &rows[1];
     assert_eq!(pdf.rid, "");
     assert_eq!(pdf.reason.as_deref(), Some("pdf_unsupported"));
@@ -431,4 +437,34 @@ async fn a_rid_not_kept_locally_is_read_from_crawlbase_storage() {
         "{page}"
     );
     assert!(!String::from_utf8_lossy(&out.stderr).contains("replay-token"));
+}
+
+#[tokio::test]
+async fn an_index_from_an_older_citecheck_is_migrated_and_keeps_its_rows() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("audit.sqlite3");
+    {
+        // The index as the first schema version left it, with one row.
+        let conn = rusqlite::Connection::open(&path).expect("sqlite");
+        conn.execute_batch(schema::MIGRATIONS[0]).expect("v1");
+        conn.pragma_update(None, "user_version", 1)
+            .expect("version");
+        conn.execute(
+            "INSERT INTO citations (recorded_at, source, claim, overall, url, label, confidence)
+             VALUES ('2025-01-01T00:00:00Z', 'verify', 'old claim', 'supported',
+                     'https://a.example/', 'supported', 0.9)",
+            [],
+        )
+        .expect("old row");
+    }
+    let store = AuditStore::open(&path).expect("migrates");
+    let rows = store.query(AuditFilter::default()).await.expect("rows");
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0].claim, "old claim");
+    assert_eq!(rows[0].crawl_cost, None);
+    let conn = rusqlite::Connection::open(&path).expect("sqlite");
+    let version: i64 = conn
+        .pragma_query_value(None, "user_version", |r| r.get(0))
+        .expect("version");
+    assert_eq!(version, schema::MIGRATIONS.len() as i64);
 }

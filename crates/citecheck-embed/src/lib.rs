@@ -20,12 +20,14 @@
 //! # Ok(()) }
 //! ```
 
+pub mod cache;
 mod embedder;
 mod error;
 pub mod fetch;
 pub mod files;
 mod kernels;
 mod model;
+mod ranker;
 pub mod tokenize;
 
 /// For the benchmark binary only.
@@ -38,3 +40,5 @@ pub use embedder::{cosine, Embedder, EmbedderOptions, Embedding, DEFAULT_INFEREN
 pub use error::EmbedError;
 pub use kernels::Precision;
 pub use model::HIDDEN as DIMENSIONS;
+pub use ranker::{EmbeddingOptions, EmbeddingRanker, RankerStats, DEFAULT_BATCH};
+pub use tokenize::WindowParams;

@@ -1,0 +1,184 @@
+//! The embedding ranker on hand-written pages (fixtures/embedding/ranking.json): evidence deep in
+//! a page behind a paraphrase that BM25 cannot see, evidence in the tail of a passage longer than
+//! the model's 256 tokens, bf16 against f32, and the cache across rankers.
+
+mod support;
+
+use std::sync::Arc;
+
+use citecheck_core::rank::{Bm25Ranker, PagePassages, Ranker};
+use citecheck_embed::{Embedder, EmbeddingRanker, Precision, WindowParams, DEFAULT_BATCH};
+
+struct Case {
+    name: String,
+    claim: String,
+    evidence: usize,
+    page: PagePassages,
+}
+
+fn cases() -> Vec<Case> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fixtures/embedding/ranking.json"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).expect("ranking.json")).expect("json");
+    json["pages"]
+        .as_array()
+        .expect("pages")
+        .iter()
+        .map(|p| Case {
+            name: p["name"].as_str().expect("name").into(),
+            claim: p["claim"].as_str().expect("claim").into(),
+            evidence: p["evidence"].as_u64().expect("evidence") as usize,
+            page: PagePassages {
+                content_sha256: format!("fixture-{}", p["name"].as_str().expect("name")),
+                passages: p["passages"]
+                    .as_array()
+                    .expect("passages")
+                    .iter()
+                    .map(|s| s.as_str().expect("passage").to_string())
+                    .collect(),
+            },
+        })
+        .collect()
+}
+
+fn case(name: &str) -> Case {
+    cases().into_iter().find(|c| c.name == name).expect("case")
+}
+
+fn ranker(precision: Precision) -> EmbeddingRanker {
+    let model: &'static Embedder = support::model(precision);
+    // A fresh, memory-only cache per ranker: these tests measure ranking, not caching.
+    EmbeddingRanker::new(
+        Arc::new(clone_of(model)),
+        WindowParams::default(),
+        DEFAULT_BATCH,
+        None,
+    )
+}
+
+/// The tests share one loaded model per precision; a ranker owns an `Arc`, so load a second
+/// handle from the same verified directory (cheap next to the tests themselves).
+fn clone_of(model: &Embedder) -> Embedder {
+    Embedder::load(
+        model.model_dir(),
+        citecheck_embed::EmbedderOptions {
+            precision: model.precision(),
+            threads: 1,
+        },
+    )
+    .expect("model loads")
+}
+
+#[test]
+fn evidence_in_the_eighth_passage_reaches_the_top_three_where_bm25_misses_it() {
+    let c = case("deep_evidence");
+    assert_eq!(c.evidence, 7);
+    let lexical = Bm25Ranker.top_k(&c.claim, &c.page, 3).expect("bm25");
+    assert!(!lexical.contains(&c.evidence), "BM25 found it: {lexical:?}");
+    let semantic = ranker(Precision::Bf16)
+        .top_k(&c.claim, &c.page, 3)
+        .expect("rank");
+    assert!(
+        semantic.contains(&c.evidence),
+        "embedding top 3: {semantic:?}"
+    );
+}
+
+#[test]
+fn evidence_in_the_tail_of_a_long_passage_is_found() {
+    let c = case("tail_evidence");
+    let r = ranker(Precision::Bf16);
+    let embedder = r.embedder();
+    let long = &c.page.passages[c.evidence];
+    let windows = embedder
+        .tokenizer()
+        .windows(long, WindowParams::default())
+        .expect("windows");
+    assert!(windows.len() >= 2, "the passage must exceed 256 tokens");
+
+    let ranked = r.top_k(&c.claim, &c.page, 3).expect("rank");
+    assert_eq!(ranked.first(), Some(&c.evidence), "ranked {ranked:?}");
+
+    // Scoring the truncated passage (what embedding only its first 256 tokens gives) misses the
+    // sentence: the best window scores clearly higher.
+    let claim = embedder
+        .embed(&[c.claim.as_str()], 1)
+        .expect("claim")
+        .remove(0);
+    let truncated = embedder
+        .embed(&[long.as_str()], 1)
+        .expect("passage")
+        .remove(0);
+    let scores = r.scores(&c.claim, &c.page).expect("scores");
+    let truncated_score = citecheck_embed::cosine(&claim, &truncated);
+    assert!(
+        scores[c.evidence] > truncated_score + 0.1,
+        "best window {} vs truncated {truncated_score}",
+        scores[c.evidence]
+    );
+}
+
+#[test]
+fn bf16_keeps_the_f32_top_three_on_every_ranking_page() {
+    let (bf16, f32) = (ranker(Precision::Bf16), ranker(Precision::F32));
+    for c in cases() {
+        let mut a = bf16.top_k(&c.claim, &c.page, 3).expect("bf16");
+        let mut b = f32.top_k(&c.claim, &c.page, 3).expect("f32");
+        a.sort_unstable();
+        b.sort_unstable();
+        assert_eq!(a, b, "{}", c.name);
+    }
+}
+
+#[test]
+fn a_known_page_costs_no_embedding_in_a_later_run() {
+    let c = case("deep_evidence");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let model = support::model(Precision::Bf16);
+    let open = || {
+        EmbeddingRanker::new(
+            Arc::new(clone_of(model)),
+            WindowParams::default(),
+            DEFAULT_BATCH,
+            Some(dir.path().to_path_buf()),
+        )
+    };
+    let first = open();
+    let ranked = first.top_k(&c.claim, &c.page, 3).expect("rank");
+    first
+        .top_k("another claim citing the same page", &c.page, 3)
+        .expect("rank");
+    let stats = first.stats();
+    assert_eq!(stats.pages_embedded, 1, "{stats:?}");
+    assert_eq!(stats.pages_from_memory, 1, "{stats:?}");
+    assert_eq!(stats.windows_embedded, c.page.passages.len() as u64);
+
+    let later = open();
+    assert_eq!(later.top_k(&c.claim, &c.page, 3).expect("rank"), ranked);
+    let stats = later.stats();
+    assert_eq!(
+        (stats.windows_embedded, stats.pages_from_disk),
+        (0, 1),
+        "{stats:?}"
+    );
+}
+
+#[test]
+fn an_empty_page_or_k_zero_ranks_nothing() {
+    let r = ranker(Precision::Bf16);
+    let empty = PagePassages {
+        content_sha256: "empty".into(),
+        passages: Vec::new(),
+    };
+    assert!(r.top_k("claim", &empty, 3).expect("rank").is_empty());
+    let c = case("deep_evidence");
+    assert!(r.top_k(&c.claim, &c.page, 0).expect("rank").is_empty());
+    assert_eq!(
+        r.top_k(&c.claim, &c.page, 100).expect("rank").len(),
+        c.page.passages.len()
+    );
+    assert_eq!(r.name(), "embedding");
+}

@@ -138,7 +138,11 @@ impl ApiError {
         Self::new(
             StatusCode::NOT_FOUND,
             "not_found",
-            format!("no route for {method} {path}; see GET /openapi.json"),
+            format!(
+                "no route for {} {}; see GET /openapi.json",
+                shorten(method),
+                shorten(path)
+            ),
         )
     }
 
@@ -147,7 +151,11 @@ impl ApiError {
         Self::new(
             StatusCode::METHOD_NOT_ALLOWED,
             "method_not_allowed",
-            format!("{path} does not accept {method}; see GET /openapi.json"),
+            format!(
+                "{} does not accept {}; see GET /openapi.json",
+                shorten(path),
+                shorten(method)
+            ),
         )
     }
 
@@ -170,6 +178,18 @@ impl ApiError {
 
     pub fn message(&self) -> &str {
         &self.message
+    }
+}
+
+/// Client-chosen text (a path, a method) is repeated in a message only up to this many characters.
+const SHOWN_CHARS: usize = 120;
+
+pub(super) fn shorten(text: &str) -> String {
+    if text.chars().count() <= SHOWN_CHARS {
+        text.to_string()
+    } else {
+        let head: String = text.chars().take(SHOWN_CHARS).collect();
+        format!("{head}...")
     }
 }
 
@@ -240,6 +260,14 @@ mod tests {
         assert_eq!(headers[header::RETRY_AFTER], "2");
         let (_, headers, _) = body_json(ApiError::busy(4, Duration::ZERO)).await;
         assert_eq!(headers[header::RETRY_AFTER], "1");
+    }
+
+    #[test]
+    fn a_long_path_is_not_repeated_in_full() {
+        let path = format!("/{}", "a".repeat(5_000));
+        let error = ApiError::no_route("GET", &path);
+        assert!(error.message().len() < 200, "{}", error.message());
+        assert!(error.message().contains("..."));
     }
 
     #[tokio::test]

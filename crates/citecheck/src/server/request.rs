@@ -5,7 +5,7 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 
 use super::config::Limits;
-use super::error::ApiError;
+use super::error::{shorten, ApiError};
 
 /// A claim and the URLs cited for it: the reference design's request, unchanged.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
@@ -26,9 +26,6 @@ pub struct ValidRequest {
     pub claim: String,
     pub urls: Vec<String>,
 }
-
-/// How much of a rejected URL an error message repeats.
-const SHOWN_URL_CHARS: usize = 120;
 
 impl VerifyRequest {
     /// Checks the request against `limits`; the first problem found is the answer.
@@ -97,15 +94,6 @@ fn check_url(url: &str) -> Result<(), String> {
             parsed.scheme()
         )),
         Err(err) => Err(format!("`{shown}` is not a valid URL: {err}")),
-    }
-}
-
-fn shorten(text: &str) -> String {
-    if text.chars().count() <= SHOWN_URL_CHARS {
-        text.to_string()
-    } else {
-        let head: String = text.chars().take(SHOWN_URL_CHARS).collect();
-        format!("{head}...")
     }
 }
 

@@ -31,6 +31,7 @@ async fn health_reports_the_pipeline_without_secrets() {
     assert_eq!(body["judge"]["provider"], "echo");
     assert_eq!(body["judge"]["model"], "verbatim");
     assert_eq!(body["ranker"]["name"], "lexical");
+    assert!(body["ranker"]["model_loaded"].is_null(), "{body}");
     assert_eq!(body["audit"]["status"], "not configured");
     assert_eq!(body["verifications"]["in_flight"], 0);
     assert_eq!(body["verifications"]["max_concurrent"], 32);

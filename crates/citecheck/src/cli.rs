@@ -246,6 +246,7 @@ pub struct GlobalArgs {
         env = "CITECHECK_ALLOW_PRIVATE_HOSTS",
         value_parser = BoolishValueParser::new(),
         num_args = 0..=1,
+        require_equals = true,
         default_missing_value = "true",
         value_name = "BOOL"
     )]

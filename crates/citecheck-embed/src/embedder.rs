@@ -126,11 +126,12 @@ impl Embedder {
     }
 
     /// Embeds the windows covering each text (see [`Tokenizer::windows`]): one list per text.
+    /// Windows are grouped into forward passes of up to `batch_tokens` tokens.
     pub fn embed_windows(
         &self,
         texts: &[&str],
         params: WindowParams,
-        batch: usize,
+        batch_tokens: usize,
     ) -> Result<Vec<Vec<Embedding>>, EmbedError> {
         let mut counts = Vec::with_capacity(texts.len());
         let mut all = Vec::new();
@@ -139,11 +140,36 @@ impl Embedder {
             counts.push(windows.len());
             all.extend(windows);
         }
-        let mut flat = self.embed_ids(&all, batch).into_iter();
+        let mut flat = self.embed_ids_by_tokens(&all, batch_tokens).into_iter();
         Ok(counts
             .into_iter()
             .map(|n| flat.by_ref().take(n).collect())
             .collect())
+    }
+
+    /// Like [`Embedder::embed_ids`], grouping consecutive sequences into passes of at most
+    /// `batch_tokens` tokens (a longer sequence runs alone).
+    pub fn embed_ids_by_tokens(
+        &self,
+        sequences: &[Vec<u32>],
+        batch_tokens: usize,
+    ) -> Vec<Embedding> {
+        let mut scratch = self.take_scratch();
+        let mut out = Vec::with_capacity(sequences.len());
+        let mut start = 0;
+        while start < sequences.len() {
+            let mut end = start + 1;
+            let mut tokens = sequences[start].len();
+            while end < sequences.len() && tokens + sequences[end].len() <= batch_tokens {
+                tokens += sequences[end].len();
+                end += 1;
+            }
+            let refs: Vec<&[u32]> = sequences[start..end].iter().map(Vec::as_slice).collect();
+            out.extend(self.encoder.embed(&refs, &mut scratch));
+            start = end;
+        }
+        self.return_scratch(scratch);
+        out
     }
 
     /// Embeds token sequences (each `[CLS] ... [SEP]`, at most 256), `batch` per forward pass.

@@ -40,5 +40,5 @@ pub use embedder::{cosine, Embedder, EmbedderOptions, Embedding, DEFAULT_INFEREN
 pub use error::EmbedError;
 pub use kernels::Precision;
 pub use model::HIDDEN as DIMENSIONS;
-pub use ranker::{EmbeddingOptions, EmbeddingRanker, RankerStats, DEFAULT_BATCH};
+pub use ranker::{EmbeddingOptions, EmbeddingRanker, RankerStats, DEFAULT_BATCH_TOKENS};
 pub use tokenize::WindowParams;

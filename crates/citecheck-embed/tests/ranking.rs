@@ -7,7 +7,7 @@ mod support;
 use std::sync::Arc;
 
 use citecheck_core::rank::{Bm25Ranker, PagePassages, Ranker};
-use citecheck_embed::{Embedder, EmbeddingRanker, Precision, WindowParams, DEFAULT_BATCH};
+use citecheck_embed::{Embedder, EmbeddingRanker, Precision, WindowParams, DEFAULT_BATCH_TOKENS};
 
 struct Case {
     name: String,
@@ -54,7 +54,7 @@ fn ranker(precision: Precision) -> EmbeddingRanker {
     EmbeddingRanker::new(
         Arc::new(clone_of(model)),
         WindowParams::default(),
-        DEFAULT_BATCH,
+        DEFAULT_BATCH_TOKENS,
         None,
     )
 }
@@ -142,7 +142,7 @@ fn a_known_page_costs_no_embedding_in_a_later_run() {
         EmbeddingRanker::new(
             Arc::new(clone_of(model)),
             WindowParams::default(),
-            DEFAULT_BATCH,
+            DEFAULT_BATCH_TOKENS,
             Some(dir.path().to_path_buf()),
         )
     };

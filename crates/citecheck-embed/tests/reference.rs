@@ -3,7 +3,7 @@
 
 mod support;
 
-use citecheck_embed::{cosine, Embedding, Precision, DIMENSIONS};
+use citecheck_embed::{cosine, Embedding, Precision, WindowParams, DIMENSIONS};
 
 struct Item {
     text: String,
@@ -65,6 +65,36 @@ fn token_ids_match_the_reference_tokenizer() {
         let ids = model.tokenizer().encode(&item.text).expect("encode");
         assert_eq!(ids, item.ids, "{:?}", item.text);
     }
+}
+
+#[test]
+fn a_text_within_256_tokens_is_one_window_identical_to_the_truncating_encoding() {
+    let model = support::model(Precision::Bf16);
+    for item in reference().iter().filter(|i| i.ids.len() < 256) {
+        let windows = model
+            .tokenizer()
+            .windows(&item.text, WindowParams::default())
+            .expect("windows");
+        assert_eq!(windows, vec![item.ids.clone()], "{:?}", item.text);
+    }
+}
+
+#[test]
+fn a_text_over_256_tokens_is_covered_by_windows_starting_with_the_truncated_one() {
+    let model = support::model(Precision::Bf16);
+    let item = reference()
+        .into_iter()
+        .find(|i| i.ids.len() == 256)
+        .expect("long item");
+    let windows = model
+        .tokenizer()
+        .windows(&item.text, WindowParams::default())
+        .expect("windows");
+    assert!(windows.len() >= 2);
+    assert!(windows
+        .iter()
+        .all(|w| w.len() <= 256 && w[0] == 101 && w[w.len() - 1] == 102));
+    assert_eq!(windows[0][..40], item.ids[..40]);
 }
 
 fn check(precision: Precision, batch: usize, min_cosine: f32) {

@@ -39,9 +39,11 @@ pub const TOKENIZER: PinnedFile = PinnedFile {
     size: 466_247,
 };
 
-/// Every file the model needs. The three configs are not parsed: their pinned bytes say BERT,
-/// 384 dimensions, mean pooling and `max_seq_length` 256, which the code implements.
-pub const MODEL_FILES: [PinnedFile; 5] = [
+/// Every file the model needs. The configs are not parsed: their pinned bytes say BERT, 384
+/// dimensions, mean pooling and `max_seq_length` 256, which the code implements. `modules.json`
+/// makes the directory a complete sentence-transformers model, so Python tools (the benchmark's
+/// torch side) load it with the same settings.
+pub const MODEL_FILES: [PinnedFile; 6] = [
     SAFETENSORS,
     TOKENIZER,
     PinnedFile {
@@ -58,6 +60,11 @@ pub const MODEL_FILES: [PinnedFile; 5] = [
         path: "sentence_bert_config.json",
         sha256: "fc1993fde0a95c24ec6c022539d41cf6e2f7c9721e5415d6fb6897472a9cd4b7",
         size: 53,
+    },
+    PinnedFile {
+        path: "modules.json",
+        sha256: "84e40c8e006c9b1d6c122e02cba9b02458120b5fb0c87b746c41e0207cf642cf",
+        size: 349,
     },
 ];
 

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Embedding throughput, citecheck-embed beside Python sentence-transformers + torch, on the same
+# 200-word passages, in one run (the box is shared: both sides see the same load, and the load
+# average is printed before each side).
+#
+#   crates/citecheck-embed/bench/run.sh WORKDIR
+#
+# WORKDIR: a copy of ../shared/bench/python-baseline outside the repository with its venv
+# installed (python3 -m venv .venv && .venv/bin/pip install -r requirements.txt: ~6 GB, ~2 min).
+# The model directory is $CITECHECK_MODEL_DIR or the per-user default (scripts/fetch-model.sh).
+set -euo pipefail
+work=$(cd "${1:?usage: run.sh PYTHON_BASELINE_COPY}" && pwd)
+repo=$(cd "$(dirname "$0")/../../.." && pwd)
+rounds=${ROUNDS:-2}
+
+target=${CARGO_TARGET_DIR:-$repo/target}
+
+cd "$repo"
+cargo build --quiet --release --locked -p citecheck-embed --bin embed-bench --bin fetch-model
+model_dir=$("$target/release/fetch-model" | sed -n 's/^directory: //p')
+
+cp "$repo/crates/citecheck-embed/bench/dump_passages.py" "$work/"
+cd "$work"
+[ -d fixture ] || python3 gen_fixture.py --citations 300 --out fixture --seed 1234 >/dev/null
+.venv/bin/python dump_passages.py --fixture fixture --passages 96 > passages.jsonl
+
+for round in $(seq "$rounds"); do
+  echo "== round $round: torch ($(cut -d' ' -f1-3 /proc/loadavg) load)"
+  EMBED_MODEL_DIR="$model_dir" .venv/bin/python bench_embed.py --fixture fixture 2>/dev/null
+  for precision in bf16 f32; do
+    echo "== round $round: citecheck-embed $precision ($(cut -d' ' -f1-3 /proc/loadavg) load)"
+    "$target/release/embed-bench" --passages passages.jsonl --model-dir "$model_dir" --precision "$precision"
+  done
+done

@@ -26,7 +26,8 @@ cd "$work"
 
 for round in $(seq "$rounds"); do
   echo "== round $round: torch ($(cut -d' ' -f1-3 /proc/loadavg) load)"
-  EMBED_MODEL_DIR="$model_dir" .venv/bin/python bench_embed.py --fixture fixture 2>/dev/null
+  EMBED_MODEL_DIR="$model_dir" /usr/bin/time -f "torch process peak RSS: %M KiB" \
+    .venv/bin/python bench_embed.py --fixture fixture 2> >(grep "peak RSS" >&2)
   for precision in bf16 f32; do
     echo "== round $round: citecheck-embed $precision ($(cut -d' ' -f1-3 /proc/loadavg) load)"
     "$target/release/embed-bench" --passages passages.jsonl --model-dir "$model_dir" --precision "$precision"

@@ -102,6 +102,12 @@ fn check(precision: Precision, batch: usize, min_cosine: f32) {
     let items = reference();
     let texts: Vec<&str> = items.iter().map(|i| i.text.as_str()).collect();
     let got = model.embed(&texts, batch).expect("embed");
+    let lowest = items
+        .iter()
+        .zip(&got)
+        .map(|(item, v)| cosine(&item.embedding, v))
+        .fold(1.0f32, f32::min);
+    eprintln!("{} batch {batch}: lowest cosine {lowest}", model.backend());
     for (item, v) in items.iter().zip(&got) {
         let c = cosine(&item.embedding, v);
         assert!(

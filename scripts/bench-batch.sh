@@ -45,7 +45,7 @@ wait_port() {
 }
 
 SUMMARY="$OUT/summary-$JUDGE.tsv"
-printf "citations\tclaims\tjudge\twall_s\tcitations_per_s\tpeak_rss_mib\tcitation_precision\n" > "$SUMMARY"
+printf "citations\tclaims\tjudge\twall_s\tcitations_per_s\tpeak_rss_mib\tcpu_s\tcitation_precision\n" > "$SUMMARY"
 for N in "${SIZES[@]}"; do
   FIX="$OUT/fixture-$N"
   if [ ! -f "$FIX/manifest.json" ]; then
@@ -75,11 +75,12 @@ for N in "${SIZES[@]}"; do
   stop_servers
   WALL="$(awk -F': ' '/Elapsed \(wall clock\)/{n=split($2,p,":"); s=0; for(i=1;i<=n;i++) s=s*60+p[i]; print s}' "$RUN/time.txt")"
   RSS_KB="$(awk -F': ' '/Maximum resident set size/{print $2}' "$RUN/time.txt")"
+  CPU="$(awk -F': ' '/User time|System time/{s+=$2} END{printf "%.1f", s}' "$RUN/time.txt")"
   CITES="$(awk -F': ' '/^citations: /{print $2}' "$OUT/batch-$JUDGE-$N.txt")"
   PREC="$(grep -o 'citation_precision=[^ ]*' "$OUT/batch-$JUDGE-$N.txt" | cut -d= -f2)"
   RATE="$(awk -v c="$CITES" -v w="$WALL" 'BEGIN{printf "%.1f", c/w}')"
   RSS="$(awk -v k="$RSS_KB" 'BEGIN{printf "%.1f", k/1024}')"
-  printf "%s\t%s\t%s\t%.2f\t%s\t%s\t%s\n" "$CITES" "$CLAIMS" "$JUDGE" "$WALL" "$RATE" "$RSS" "$PREC" >> "$SUMMARY"
-  echo "citations=$CITES claims=$CLAIMS judge=$JUDGE wall=${WALL}s rate=${RATE}/s peak_rss=${RSS}MiB citation_precision=$PREC"
+  printf "%s\t%s\t%s\t%.2f\t%s\t%s\t%s\t%s\n" "$CITES" "$CLAIMS" "$JUDGE" "$WALL" "$RATE" "$RSS" "$CPU" "$PREC" >> "$SUMMARY"
+  echo "citations=$CITES claims=$CLAIMS judge=$JUDGE wall=${WALL}s rate=${RATE}/s peak_rss=${RSS}MiB cpu=${CPU}s citation_precision=$PREC load=$(cut -d' ' -f1-3 /proc/loadavg)"
 done
 column -t -s $'\t' "$SUMMARY"

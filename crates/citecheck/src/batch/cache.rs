@@ -17,8 +17,10 @@ use tokio::sync::{OnceCell, Semaphore};
 
 /// Prepared pages kept by default.
 pub const DEFAULT_CACHE_PAGES: usize = 512;
-/// Fetches in flight per host by default.
-pub const DEFAULT_PER_HOST: usize = 2;
+/// Fetches in flight per host by default: as many as claims in flight by default, so a batch
+/// citing one site is not slowed below its own concurrency, and fewer than the six connections
+/// per host a browser opens.
+pub const DEFAULT_PER_HOST: usize = 4;
 
 struct Slot {
     cell: Arc<OnceCell<Fetched>>,

@@ -42,6 +42,9 @@ pub enum Command {
     Replay(crate::replay::ReplayArgs),
     /// Write a self-contained HTML report from the audit index or a batch's results.
     Report(crate::report::ReportArgs),
+    /// The embedding model's files: `model fetch` obtains them, `model info` shows where they
+    /// are and whether each matches its pinned SHA-256.
+    Model(ModelArgs),
 }
 
 #[derive(Debug, Args)]
@@ -57,6 +60,21 @@ pub struct VerifyArgs {
     /// Output format on stdout.
     #[arg(long, value_enum, default_value_t = Format::Json, env = "CITECHECK_FORMAT")]
     pub format: Format,
+}
+
+#[derive(Debug, Args)]
+pub struct ModelArgs {
+    #[command(subcommand)]
+    pub action: ModelAction,
+}
+
+#[derive(Debug, Clone, Copy, Subcommand)]
+pub enum ModelAction {
+    /// Fetch missing or damaged files (the Hugging Face hub where reachable, else pip), then
+    /// show the directory.
+    Fetch,
+    /// Show the model directory and check every file; fetches nothing.
+    Info,
 }
 
 #[derive(Debug, Args)]
@@ -179,9 +197,15 @@ pub struct GlobalArgs {
     #[arg(long, global = true, env = "FETCHER", value_name = "FETCHER")]
     pub fetcher: Option<String>,
 
-    /// How passages are ranked against the claim: lexical (BM25).
+    /// How passages are ranked against the claim: lexical (BM25) or embedding
+    /// (all-MiniLM-L6-v2 in-process; its files are fetched on first use when missing).
     #[arg(long, global = true, env = "CITECHECK_RANKER", value_name = "RANKER")]
     pub ranker: Option<String>,
+
+    /// Directory of the embedding model's files (default: the per-user cache directory,
+    /// ~/.cache/citecheck/models/all-MiniLM-L6-v2 on Linux).
+    #[arg(long, global = true, env = "CITECHECK_MODEL_DIR", value_name = "DIR")]
+    pub model_dir: Option<PathBuf>,
 
     /// Passages shown to the judge per citation.
     #[arg(long, global = true, env = "CITECHECK_TOP_K", value_name = "K")]

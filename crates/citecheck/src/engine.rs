@@ -60,6 +60,14 @@ pub fn build(settings: &Settings) -> anyhow::Result<Engine> {
     };
     let ranker: Arc<dyn Ranker> = match settings.ranker {
         RankerKind::Lexical => Arc::new(Bm25Ranker),
+        // Loads (and on first use fetches) the model: blocking, once, before any request.
+        RankerKind::Embedding => Arc::new(
+            citecheck_embed::EmbeddingRanker::open(&citecheck_embed::EmbeddingOptions {
+                model_dir: settings.model_dir.clone(),
+                ..Default::default()
+            })
+            .context("loading the embedding ranker's model")?,
+        ),
     };
     let judge: Arc<dyn Judge> = match (&settings.judge, &settings.llm) {
         (JudgeProvider::Llm(_), Some(config)) => build_llm_judge(config).map_err(judge_error)?,

@@ -135,11 +135,33 @@ async fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Audit(args) => citecheck::audit::command::command(&args, &cli.global),
         Command::Replay(args) => citecheck::replay::run(&args, &cli.global).await,
         Command::Report(args) => citecheck::report::run(&args, &cli.global),
+        Command::Model(args) => model_command(args.action, &cli.global).await,
         Command::Serve(args) => {
             citecheck::server::run(&cli.global, &args).await?;
             Ok(0)
         }
     }
+}
+
+/// `citecheck model fetch|info`: prints the model directory's state on stdout; exit 1 when it
+/// does not check out.
+async fn model_command(
+    action: citecheck::cli::ModelAction,
+    global: &citecheck::cli::GlobalArgs,
+) -> anyhow::Result<u8> {
+    let settings = Settings::resolve(global)?;
+    let dir = citecheck_embed::files::resolve_model_dir(settings.model_dir.as_deref())?;
+    let info = tokio::task::spawn_blocking(move || {
+        if let citecheck::cli::ModelAction::Fetch = action {
+            let options = citecheck_embed::fetch::FetchOptions::from_env();
+            let source = citecheck_embed::fetch::ensure_model(&dir, &options)?;
+            eprintln!("model: {source}");
+        }
+        Ok::<_, citecheck_embed::EmbedError>(citecheck_embed::files::inspect(&dir))
+    })
+    .await??;
+    print_stdout(&info.to_string())?;
+    Ok(if info.is_complete() { 0 } else { EXIT_FATAL })
 }
 
 /// Refuses a URL that cannot be fetched at all, before any work starts.

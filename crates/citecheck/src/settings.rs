@@ -80,6 +80,7 @@ pub struct FetchSection {
 #[serde(deny_unknown_fields)]
 pub struct PipelineSection {
     pub ranker: Option<String>,
+    pub model_dir: Option<std::path::PathBuf>,
     pub top_k: Option<usize>,
     pub max_words: Option<usize>,
 }
@@ -135,6 +136,8 @@ impl std::fmt::Debug for CrawlbaseEnv {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RankerKind {
     Lexical,
+    /// all-MiniLM-L6-v2 sentence embeddings, in-process (citecheck-embed).
+    Embedding,
 }
 
 /// Which judge to use.
@@ -184,6 +187,9 @@ pub struct Settings {
     pub fetcher: FetcherKind,
     pub fetch: FetchOptions,
     pub ranker: RankerKind,
+    /// The embedding model's directory (`None`: `$CITECHECK_MODEL_DIR` is already folded in by
+    /// the flag; else the per-user default).
+    pub model_dir: Option<std::path::PathBuf>,
     pub verify: VerifyOptions,
     pub judge: JudgeProvider,
     pub judge_model: Option<String>,
@@ -238,9 +244,11 @@ impl Settings {
             .as_str()
         {
             "lexical" | "bm25" => RankerKind::Lexical,
+            "embedding" | "semantic" => RankerKind::Embedding,
             other => {
                 return Err(config_error(format!(
-                    "unknown ranker `{other}` (CITECHECK_RANKER / --ranker): expected lexical"
+                    "unknown ranker `{other}` (CITECHECK_RANKER / --ranker): expected lexical or \
+                     embedding"
                 )))
             }
         };
@@ -355,6 +363,7 @@ impl Settings {
             fetcher,
             fetch,
             ranker,
+            model_dir: args.model_dir.clone().or(file.pipeline.model_dir),
             verify,
             judge,
             judge_model,
@@ -430,6 +439,22 @@ mod tests {
         assert_eq!(s.fetch.timeout, Duration::from_millis(2500));
         assert_eq!(s.fetch.max_body_bytes, direct::DEFAULT_MAX_BODY_BYTES);
         assert!(s.fetch.guard.enabled);
+    }
+
+    #[test]
+    fn the_embedding_ranker_takes_its_model_dir_from_the_flag_over_the_file() {
+        let file: FileConfig =
+            toml::from_str("[pipeline]\nranker = \"embedding\"\nmodel_dir = \"/from/file\"\n")
+                .expect("valid toml");
+        let s = Settings::merge(&args(&[]), file).expect("valid");
+        assert_eq!(s.ranker, RankerKind::Embedding);
+        assert_eq!(s.model_dir.as_deref(), Some(Path::new("/from/file")));
+        let file: FileConfig =
+            toml::from_str("[pipeline]\nmodel_dir = \"/from/file\"\n").expect("valid toml");
+        let flags = args(&["--ranker", "lexical", "--model-dir", "/from/flag"]);
+        let s = Settings::merge(&flags, file).expect("valid");
+        assert_eq!(s.ranker, RankerKind::Lexical);
+        assert_eq!(s.model_dir.as_deref(), Some(Path::new("/from/flag")));
     }
 
     #[test]

@@ -45,7 +45,7 @@ wait_port() {
 }
 
 SUMMARY="$OUT/summary-$JUDGE.tsv"
-printf "citations\tclaims\tjudge\twall_s\tcitations_per_s\tpeak_rss_mib\tcpu_s\tcitation_precision\n" > "$SUMMARY"
+printf "citations\tclaims\tjudge\twall_s\tcitations_per_s\tpeak_rss_mib\trss_halves_mib\tcpu_s\tcitation_precision\n" > "$SUMMARY"
 for N in "${SIZES[@]}"; do
   FIX="$OUT/fixture-$N"
   if [ ! -f "$FIX/manifest.json" ]; then
@@ -71,7 +71,18 @@ for N in "${SIZES[@]}"; do
     env OPENAI_API_KEY=bench-key CITECHECK_ALLOW_PRIVATE_HOSTS=1 \
       CITECHECK_AUDIT_DB="$STORE/audit.sqlite3" CITECHECK_EVIDENCE_DIR="$STORE/evidence" \
       "$BIN" "${JUDGE_ARGS[@]}" --quiet batch "$RUN/input.jsonl" \
-      --out "$STORE/report.csv" --jsonl "$STORE/results.jsonl" > "$OUT/batch-$JUDGE-$N.txt"
+      --out "$STORE/report.csv" --jsonl "$STORE/results.jsonl" > "$OUT/batch-$JUDGE-$N.txt" &
+  TIME_PID=$!
+  # Resident memory every half second (env execs citecheck, so it is time's only child): the
+  # peak of the run's second half against its first shows whether memory grows with the batch.
+  : > "$RUN/rss.txt"
+  while kill -0 "$TIME_PID" 2>/dev/null; do
+    CHILD="$(pgrep -P "$TIME_PID" -n 2>/dev/null || true)"
+    [ -n "$CHILD" ] && awk '/^VmRSS/{print $2}' "/proc/$CHILD/status" 2>/dev/null >> "$RUN/rss.txt" || true
+    sleep 0.5
+  done
+  wait "$TIME_PID"
+  HALVES="$(awk '{v[NR]=$1} END{h=int(NR/2); for(i=1;i<=NR;i++){if(i<=h){if(v[i]>a)a=v[i]}else{if(v[i]>b)b=v[i]}} printf "%.1f/%.1f", a/1024, b/1024}' "$RUN/rss.txt")"
   stop_servers
   WALL="$(awk -F': ' '/Elapsed \(wall clock\)/{n=split($2,p,":"); s=0; for(i=1;i<=n;i++) s=s*60+p[i]; print s}' "$RUN/time.txt")"
   RSS_KB="$(awk -F': ' '/Maximum resident set size/{print $2}' "$RUN/time.txt")"
@@ -80,7 +91,7 @@ for N in "${SIZES[@]}"; do
   PREC="$(grep -o 'citation_precision=[^ ]*' "$OUT/batch-$JUDGE-$N.txt" | cut -d= -f2)"
   RATE="$(awk -v c="$CITES" -v w="$WALL" 'BEGIN{printf "%.1f", c/w}')"
   RSS="$(awk -v k="$RSS_KB" 'BEGIN{printf "%.1f", k/1024}')"
-  printf "%s\t%s\t%s\t%.2f\t%s\t%s\t%s\t%s\n" "$CITES" "$CLAIMS" "$JUDGE" "$WALL" "$RATE" "$RSS" "$CPU" "$PREC" >> "$SUMMARY"
-  echo "citations=$CITES claims=$CLAIMS judge=$JUDGE wall=${WALL}s rate=${RATE}/s peak_rss=${RSS}MiB cpu=${CPU}s citation_precision=$PREC load=$(cut -d' ' -f1-3 /proc/loadavg)"
+  printf "%s\t%s\t%s\t%.2f\t%s\t%s\t%s\t%s\t%s\n" "$CITES" "$CLAIMS" "$JUDGE" "$WALL" "$RATE" "$RSS" "$HALVES" "$CPU" "$PREC" >> "$SUMMARY"
+  echo "citations=$CITES claims=$CLAIMS judge=$JUDGE wall=${WALL}s rate=${RATE}/s peak_rss=${RSS}MiB rss_halves=${HALVES}MiB cpu=${CPU}s citation_precision=$PREC load=$(cut -d' ' -f1-3 /proc/loadavg)"
 done
 column -t -s $'\t' "$SUMMARY"

@@ -61,15 +61,26 @@ impl Embedder {
     /// Loads the model from `dir`, checking every file against its pinned SHA-256. Downloads
     /// nothing: see [`crate::fetch::ensure_model`] for that.
     pub fn load(dir: &Path, options: EmbedderOptions) -> Result<Self, EmbedError> {
+        Self::load_on(dir, Backend::select(options.precision), options.threads)
+    }
+
+    /// [`Embedder::load`] on the plain-Rust f32 kernels whatever the CPU has, so that tests on
+    /// an AVX-512 machine also cover the path other machines take.
+    #[doc(hidden)]
+    pub fn load_portable(dir: &Path) -> Result<Self, EmbedError> {
+        Self::load_on(dir, Backend::Portable, 1)
+    }
+
+    fn load_on(dir: &Path, backend: Backend, threads: usize) -> Result<Self, EmbedError> {
         let started = Instant::now();
         for file in &files::MODEL_FILES[2..] {
             files::read_verified(dir, file)?;
         }
         let tokenizer = Tokenizer::from_bytes(&files::read_verified(dir, &TOKENIZER)?)?;
         let weights = files::read_verified(dir, &SAFETENSORS)?;
-        let encoder = Encoder::load(&weights, Backend::select(options.precision))?;
+        let encoder = Encoder::load(&weights, backend)?;
         drop(weights);
-        let threads = options.threads.max(1);
+        let threads = threads.max(1);
         let load_time = started.elapsed();
         tracing::info!(
             dir = %dir.display(),

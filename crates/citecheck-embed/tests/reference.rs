@@ -130,3 +130,16 @@ fn f32_embeddings_match_the_reference_to_cosine_0_99999() {
     check(Precision::F32, 1, 0.99999);
     check(Precision::F32, 32, 0.99999);
 }
+
+#[test]
+fn the_portable_kernels_match_the_reference_too() {
+    let model = citecheck_embed::Embedder::load_portable(&support::model_dir()).expect("loads");
+    assert_eq!(model.backend(), "portable-f32");
+    let items = reference();
+    let texts: Vec<&str> = items.iter().map(|i| i.text.as_str()).collect();
+    let got = model.embed(&texts, 4).expect("embed");
+    for (item, v) in items.iter().zip(&got) {
+        let c = cosine(&item.embedding, v);
+        assert!(c >= 0.99999, "portable: cosine {c} for {:?}", item.text);
+    }
+}

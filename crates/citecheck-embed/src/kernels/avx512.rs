@@ -128,6 +128,23 @@ pub(super) fn gemm_bf16(
     }
 }
 
+/// Stores an `R x P` tile of accumulators (plus bias) to `c`, the last panel masked. A macro
+/// rather than a function so that the accumulators never leave registers.
+macro_rules! store_tile {
+    ($acc:expr, $bias:expr, $c:expr, $ldc:expr, $mask:expr, $p:expr) => {
+        for (r, acc_r) in $acc.iter().enumerate() {
+            for (j, x) in acc_r.iter().enumerate() {
+                let mut v = *x;
+                if !$bias.is_null() {
+                    v = _mm512_add_ps(v, _mm512_loadu_ps($bias.add(j * PANEL)));
+                }
+                let m = if j + 1 == $p { $mask } else { 0xFFFF };
+                _mm512_mask_storeu_ps($c.add(r * $ldc + j * PANEL), m, v);
+            }
+        }
+    };
+}
+
 /// One `R x (16 * P)` tile over the whole depth. `mask` limits the stores of the last panel.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bf16")]
@@ -155,29 +172,7 @@ unsafe fn tile_bf16<const R: usize, const P: usize>(
             }
         }
     }
-    store_tile::<R, P>(&acc, bias, c, ldc, mask);
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-#[inline]
-unsafe fn store_tile<const R: usize, const P: usize>(
-    acc: &[[__m512; P]; R],
-    bias: *const f32,
-    c: *mut f32,
-    ldc: usize,
-    mask: u16,
-) {
-    for (r, acc_r) in acc.iter().enumerate() {
-        for (j, x) in acc_r.iter().enumerate() {
-            let mut v = *x;
-            if !bias.is_null() {
-                v = _mm512_add_ps(v, _mm512_loadu_ps(bias.add(j * PANEL)));
-            }
-            let m = if j + 1 == P { mask } else { 0xFFFF };
-            _mm512_mask_storeu_ps(c.add(r * ldc + j * PANEL), m, v);
-        }
-    }
+    store_tile!(acc, bias, c, ldc, mask, P);
 }
 
 /// `c = a * b (+ bias)` in f32 with `b` packed `[panel][k][16]`.
@@ -284,7 +279,7 @@ unsafe fn tile_f32<const R: usize, const P: usize>(
             }
         }
     }
-    store_tile::<R, P>(&acc, bias, c, ldc, mask);
+    store_tile!(acc, bias, c, ldc, mask, P);
 }
 
 pub(super) fn gelu(x: &mut [f32]) {

@@ -149,8 +149,13 @@ impl Backend {
         match (&b.data, self) {
             (PackedData::Bf16(data), Self::Avx512Bf16) => {
                 let pairs = b.k.div_ceil(2);
-                // Every entry is written below (the odd-depth pad explicitly), so no zeroing.
-                scratch.resize(m * pairs * 2, 0);
+                // Every entry used is written below (the odd-depth pad explicitly): grow the
+                // buffer when needed but never shrink it, so that alternating shapes do not
+                // re-zero it on every call.
+                let needed = m * pairs * 2;
+                if scratch.len() < needed {
+                    scratch.resize(needed, 0);
+                }
                 for i in 0..m {
                     let row = &a[i * lda..i * lda + b.k];
                     let out = &mut scratch[i * pairs * 2..(i + 1) * pairs * 2];
@@ -159,7 +164,7 @@ impl Backend {
                         out[b.k] = 0;
                     }
                 }
-                avx512::gemm_bf16(scratch, m, pairs, data, b.n, bias, c, ldc);
+                avx512::gemm_bf16(&scratch[..needed], m, pairs, data, b.n, bias, c, ldc);
             }
             (PackedData::F32(data), Self::Avx512F32) => {
                 avx512::gemm_f32(a, lda, m, b.k, data, b.n, bias, c, ldc);

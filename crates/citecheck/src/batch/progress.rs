@@ -32,9 +32,9 @@ impl Progress {
                 None => ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()),
             };
             let template = if total.is_some() {
-                "{bar:30} {pos}/{len} claims  {msg}  {per_sec}  eta {eta}"
+                "{bar:24} {pos}/{len} claims, {msg}, eta {eta}"
             } else {
-                "{spinner} {pos} claims  {msg}  {per_sec}"
+                "{spinner} {pos} claims, {msg}"
             };
             if let Ok(style) = ProgressStyle::with_template(template) {
                 bar.set_style(style);
@@ -60,7 +60,7 @@ impl Progress {
         if let Some(bar) = &self.bar {
             bar.inc(1);
             bar.set_message(format!(
-                "{} citations, {:.1}/s",
+                "{} citations ({:.1}/s)",
                 self.citations,
                 self.rate()
             ));

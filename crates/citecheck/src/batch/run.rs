@@ -230,20 +230,16 @@ pub async fn execute(
     progress.finish();
     let spooled = outputs.finish()?;
     if let Some(html) = &job.html {
-        let source = match (&job.jsonl, &spooled) {
-            (Some(path), _) => path.clone(),
-            (None, Some(spool)) => spool.path().to_path_buf(),
-            (None, None) => unreachable_spool(),
-        };
+        // The full results when they are kept, else this run's spool (always made for --html).
+        let source = job
+            .jsonl
+            .clone()
+            .or_else(|| spooled.as_ref().map(|spool| spool.path().to_path_buf()))
+            .context("no results to build the HTML report from")?;
         crate::report::write_html_from_results(&source, html)
             .with_context(|| format!("writing the HTML report {}", html.display()))?;
     }
     Ok(figures)
-}
-
-/// `Outputs::open` always spools when `--html` is set without `--jsonl`.
-fn unreachable_spool() -> PathBuf {
-    PathBuf::new()
 }
 
 enum Kind {

@@ -27,7 +27,7 @@ pub struct ReplayArgs {
     #[arg(value_name = "RID", required_unless_present = "audit_id")]
     pub rid: Option<String>,
 
-    /// Highlight this quote in the page.
+    /// Highlight this quote in the page (in colour on a terminal, else between >>> and <<<).
     #[arg(long, value_name = "TEXT")]
     pub quote: Option<String>,
 

@@ -189,14 +189,15 @@ pub fn run(args: &AuditArgs, paths: &StorePaths, out: &mut dyn Write) -> anyhow:
     let mut count = 0usize;
     match args.format {
         AuditFormat::Json => {
-            let mut rows = Vec::new();
+            // One array, written row by row: `--limit 0` over a large index stays small.
+            write!(out, "[")?;
             store.scan(&filter, |row| {
-                rows.push(row);
+                write!(out, "{}\n  ", if count == 0 { "" } else { "," })?;
+                serde_json::to_writer(&mut *out, &row)?;
+                count += 1;
                 Ok(())
             })?;
-            count = rows.len();
-            serde_json::to_writer_pretty(&mut *out, &rows)?;
-            writeln!(out)?;
+            writeln!(out, "{}]", if count == 0 { "" } else { "\n" })?;
         }
         AuditFormat::Csv => {
             let mut writer = csv::WriterBuilder::new()

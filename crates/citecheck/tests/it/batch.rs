@@ -445,3 +445,54 @@ async fn existing_results_are_never_overwritten_by_accident() {
         "{\"id\": \"old\"}\n"
     );
 }
+
+#[tokio::test]
+async fn an_html_report_is_written_even_without_a_jsonl_output() {
+    let fetcher = FakeFetcher::new(vec![("https://a.example/w", Answer::Page(article(WATER)))]);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let lines = vec![
+        record("1", WATER, &["https://a.example/w"]),
+        record(
+            "2",
+            "Water boils at 50 degrees Celsius at sea level.",
+            &["https://a.example/w"],
+        ),
+        record("3", WATER, &["https://a.example/gone"]),
+    ];
+    let input = write_input(dir.path(), "in.jsonl", &lines);
+    let mut job = job(&input, dir.path());
+    job.jsonl = None;
+    job.html = Some(dir.path().join("report.html"));
+    let summary = execute(&job, verifier(fetcher), None, never())
+        .await
+        .expect("runs");
+    assert_eq!(summary.precision.total, 3);
+    let html = std::fs::read_to_string(dir.path().join("report.html")).expect("report");
+    assert!(html.contains("id=\"citation-precision\">33.3%<"), "{html}");
+    assert_eq!(html.matches("<tr class=\"cite\"").count(), 2);
+    assert_eq!(html.matches("class=\"cite card\"").count(), 1);
+}
+
+#[test]
+fn no_audit_keeps_nothing_and_the_summary_can_be_json() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input = write_input(
+        dir.path(),
+        "in.jsonl",
+        &[record("1", WATER, &["http://127.0.0.1:9/refused"])],
+    );
+    let out = citecheck(dir.path())
+        .env("CITECHECK_NO_AUDIT", "1")
+        .env("CITECHECK_FETCH_ATTEMPTS", "1")
+        .args(["batch", "--format", "json"])
+        .arg(&input)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON summary");
+    assert_eq!(summary["precision"]["total"], 1);
+    assert_eq!(summary["precision"]["reachable"], 0);
+    assert_eq!(summary["fetch_failures"]["connect_error"], 1);
+    assert!(!dir.path().join("audit.sqlite3").exists());
+    assert!(!dir.path().join("evidence").exists());
+}

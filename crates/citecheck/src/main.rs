@@ -65,8 +65,9 @@ async fn run(cli: Cli) -> anyhow::Result<u8> {
             for url in &args.urls {
                 check_url(url)?;
             }
-            let recorder = citecheck::audit::command::Recorder::open(&cli.global);
             let built = engine::build(&settings)?;
+            // Opened once the pipeline is built, so a configuration error creates no index.
+            let recorder = citecheck::audit::command::Recorder::open(&cli.global);
             let crawlbase = built.crawlbase.clone();
             let verifier = recorder.verifier(built.verifier);
             let verdict = verifier.verify(args.claim.trim(), &args.urls).await;

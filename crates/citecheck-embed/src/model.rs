@@ -90,10 +90,13 @@ impl Encoder {
             ))
         };
         let dense = |name: &str, out: usize, inp: usize, scale: f32| -> Result<Dense, EmbedError> {
-            let w = tensor(&st, &format!("{name}.weight"), &[out, inp])?;
+            let w: Vec<f32> = tensor(&st, &format!("{name}.weight"), &[out, inp])?
+                .into_iter()
+                .map(|v| v * scale)
+                .collect();
             let bias = tensor(&st, &format!("{name}.bias"), &[out])?;
             Ok(Dense {
-                weight: backend.pack(inp, out, |i, j| w[j * inp + i] * scale),
+                weight: backend.pack(&w, 1, inp, inp, out),
                 bias: bias.into_iter().map(|b| b * scale).collect(),
             })
         };
@@ -118,7 +121,7 @@ impl Encoder {
             }
             layers.push(Layer {
                 qkv: Dense {
-                    weight: backend.pack(HIDDEN, 3 * HIDDEN, |i, j| w[j * HIDDEN + i]),
+                    weight: backend.pack(&w, 1, HIDDEN, HIDDEN, 3 * HIDDEN),
                     bias,
                 },
                 attention_out: dense(&format!("{p}.attention.output.dense"), HIDDEN, HIDDEN, 1.0)?,
@@ -296,10 +299,10 @@ impl Encoder {
             let k_base = offset * ld + HIDDEN + h * HEAD_DIM;
             let v_base = offset * ld + 2 * HIDDEN + h * HEAD_DIM;
             let qkv = &s.qkv;
-            let keys = be.pack(HEAD_DIM, len, |d, t| qkv[k_base + t * ld + d]);
+            let keys = be.pack(&qkv[k_base..], 1, ld, HEAD_DIM, len);
             be.matmul(q, ld, len, &keys, None, &mut s.scores, len, &mut s.bf16);
             be.softmax_rows(&mut s.scores, len, len);
-            let values = be.pack(len, HEAD_DIM, |t, d| qkv[v_base + t * ld + d]);
+            let values = be.pack(&qkv[v_base..], ld, 1, len, HEAD_DIM);
             let out = &mut s.context[offset * HIDDEN + h * HEAD_DIM..];
             be.matmul(&s.scores, len, len, &values, None, out, HIDDEN, &mut s.bf16);
         }

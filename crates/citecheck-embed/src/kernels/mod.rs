@@ -70,43 +70,72 @@ impl Backend {
         }
     }
 
-    /// Packs the `k x n` matrix whose element `(i, j)` is `element(i, j)`.
-    pub(crate) fn pack(self, k: usize, n: usize, element: impl Fn(usize, usize) -> f32) -> Packed {
+    /// Packs the `k x n` matrix whose element `(i, j)` is `src[i * row_stride + j * col_stride]`
+    /// (one of the strides is 1: a row-major matrix, or the transpose of one).
+    pub(crate) fn pack(
+        self,
+        src: &[f32],
+        row_stride: usize,
+        col_stride: usize,
+        k: usize,
+        n: usize,
+    ) -> Packed {
+        assert!(
+            row_stride == 1 || col_stride == 1,
+            "pack: one stride must be 1"
+        );
+        assert!(
+            k == 0 || n == 0 || src.len() > (k - 1) * row_stride + (n - 1) * col_stride,
+            "pack: source too short"
+        );
         let panels = n.div_ceil(PANEL);
-        match self.precision() {
+        let data = match self.precision() {
             Precision::Bf16 => {
                 let pairs = k.div_ceil(2);
                 let mut data = vec![0u16; panels * pairs * 2 * PANEL];
-                for p in 0..panels {
-                    for j in 0..PANEL.min(n - p * PANEL) {
-                        for i in 0..k {
-                            let at = ((p * pairs + i / 2) * PANEL + j) * 2 + i % 2;
-                            data[at] = math::to_bf16(element(i, p * PANEL + j));
+                for (p, panel) in data.chunks_exact_mut(pairs * 2 * PANEL).enumerate() {
+                    let cols = PANEL.min(n - p * PANEL);
+                    let col0 = p * PANEL * col_stride;
+                    if col_stride == 1 {
+                        // Rows are contiguous: interleave two rows per 32-value group.
+                        for (l, group) in panel.chunks_exact_mut(2 * PANEL).enumerate() {
+                            for half in 0..2 {
+                                let i = 2 * l + half;
+                                if i >= k {
+                                    break;
+                                }
+                                let row = &src[i * row_stride + col0..][..cols];
+                                for (j, v) in row.iter().enumerate() {
+                                    group[2 * j + half] = math::to_bf16(*v);
+                                }
+                            }
+                        }
+                    } else {
+                        // Columns are contiguous: one column gives one lane of every group.
+                        for j in 0..cols {
+                            let column = &src[col0 + j * col_stride..][..k];
+                            for (i, v) in column.iter().enumerate() {
+                                panel[(i / 2) * 2 * PANEL + 2 * j + i % 2] = math::to_bf16(*v);
+                            }
                         }
                     }
                 }
-                Packed {
-                    k,
-                    n,
-                    data: PackedData::Bf16(data),
-                }
+                PackedData::Bf16(data)
             }
             Precision::F32 => {
                 let mut data = vec![0f32; panels * k * PANEL];
-                for p in 0..panels {
-                    for i in 0..k {
-                        for j in 0..PANEL.min(n - p * PANEL) {
-                            data[(p * k + i) * PANEL + j] = element(i, p * PANEL + j);
+                for (p, panel) in data.chunks_exact_mut(k * PANEL).enumerate() {
+                    let cols = PANEL.min(n - p * PANEL);
+                    for (i, out) in panel.chunks_exact_mut(PANEL).enumerate() {
+                        for (j, o) in out[..cols].iter_mut().enumerate() {
+                            *o = src[i * row_stride + (p * PANEL + j) * col_stride];
                         }
                     }
                 }
-                Packed {
-                    k,
-                    n,
-                    data: PackedData::F32(data),
-                }
+                PackedData::F32(data)
             }
-        }
+        };
+        Packed { k, n, data }
     }
 
     /// `c[i][j] = sum_l a[i][l] * b[l][j] + bias[j]` for `i < m`, `j < b.n`, with row strides
@@ -271,31 +300,35 @@ mod tests {
                 let a = values(m * k, 1);
                 let b = values(k * n, 2);
                 let bias = values(n, 3);
-                let packed = backend.pack(k, n, |i, j| b[i * n + j]);
-                let ldc = n + 3;
-                let mut c = vec![f32::NAN; m * ldc];
-                let mut scratch = Vec::new();
-                backend.matmul(&a, k, m, &packed, Some(&bias), &mut c, ldc, &mut scratch);
-                let want = reference(&a, m, k, &b, n, &bias);
-                // bf16 keeps 8 significant bits of each input: allow ~1% of the row's scale.
-                let tol = if backend.precision() == Precision::Bf16 {
-                    0.02 * (k as f32).sqrt()
-                } else {
-                    1e-4 * k as f32
-                };
-                for i in 0..m {
-                    for j in 0..n {
-                        let got = c[i * ldc + j];
+                let packed = backend.pack(&b, n, 1, k, n);
+                let transposed: Vec<f32> = (0..n * k).map(|x| b[(x % k) * n + x / k]).collect();
+                let packed_t = backend.pack(&transposed, 1, k, k, n);
+                for packed in [&packed, &packed_t] {
+                    let ldc = n + 3;
+                    let mut c = vec![f32::NAN; m * ldc];
+                    let mut scratch = Vec::new();
+                    backend.matmul(&a, k, m, packed, Some(&bias), &mut c, ldc, &mut scratch);
+                    let want = reference(&a, m, k, &b, n, &bias);
+                    // bf16 keeps 8 significant bits of each input: allow ~1% of the row's scale.
+                    let tol = if backend.precision() == Precision::Bf16 {
+                        0.02 * (k as f32).sqrt()
+                    } else {
+                        1e-4 * k as f32
+                    };
+                    for i in 0..m {
+                        for j in 0..n {
+                            let got = c[i * ldc + j];
+                            assert!(
+                                (got - want[i * n + j]).abs() <= tol,
+                                "{backend:?} {m}x{k}x{n} at ({i},{j}): {got} vs {}",
+                                want[i * n + j]
+                            );
+                        }
                         assert!(
-                            (got - want[i * n + j]).abs() <= tol,
-                            "{backend:?} {m}x{k}x{n} at ({i},{j}): {got} vs {}",
-                            want[i * n + j]
+                            c[i * ldc + n..(i + 1) * ldc].iter().all(|v| v.is_nan()),
+                            "{backend:?} wrote past n"
                         );
                     }
-                    assert!(
-                        c[i * ldc + n..(i + 1) * ldc].iter().all(|v| v.is_nan()),
-                        "{backend:?} wrote past n"
-                    );
                 }
             }
         }

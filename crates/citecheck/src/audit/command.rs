@@ -38,6 +38,7 @@ pub struct StoreArgs {
         env = "CITECHECK_NO_AUDIT",
         value_parser = BoolishValueParser::new(),
         num_args = 0..=1,
+        require_equals = true,
         default_missing_value = "true",
         value_name = "BOOL"
     )]
@@ -274,6 +275,16 @@ pub struct Recorder {
 }
 
 impl Recorder {
+    /// A recorder around stores already open (either may be absent).
+    pub fn new(audit: Option<AuditStore>, evidence: Option<EvidenceStore>) -> Recorder {
+        Recorder { audit, evidence }
+    }
+
+    /// Whether verdicts reach an audit index.
+    pub fn is_recording(&self) -> bool {
+        self.audit.is_some()
+    }
+
     /// The stores `global` names (flags, environment, config file, defaults).
     pub fn open(global: &GlobalArgs) -> Recorder {
         match StorePaths::resolve(global) {

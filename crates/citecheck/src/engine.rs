@@ -40,6 +40,11 @@ pub fn build_verifier(settings: &Settings) -> anyhow::Result<Verifier> {
 
 /// The engine the settings describe.
 pub fn build(settings: &Settings) -> anyhow::Result<Engine> {
+    // Cheap checks first: a missing key should be reported before a model is loaded.
+    let judge: Arc<dyn Judge> = match (&settings.judge, &settings.llm) {
+        (JudgeProvider::Llm(_), Some(config)) => build_llm_judge(config).map_err(judge_error)?,
+        _ => Arc::new(LocalJudge::default()),
+    };
     let mut crawlbase = None;
     let fetcher: Arc<dyn Fetcher> = match settings.fetcher {
         FetcherKind::Direct => Arc::new(
@@ -68,10 +73,6 @@ pub fn build(settings: &Settings) -> anyhow::Result<Engine> {
             })
             .context("loading the embedding ranker's model")?,
         ),
-    };
-    let judge: Arc<dyn Judge> = match (&settings.judge, &settings.llm) {
-        (JudgeProvider::Llm(_), Some(config)) => build_llm_judge(config).map_err(judge_error)?,
-        _ => Arc::new(LocalJudge::default()),
     };
     let verifier = Verifier::new(fetcher, ranker, judge, settings.verify.clone())
         .map_err(|err| anyhow::Error::from(ConfigError(err.to_string())))?;

@@ -239,7 +239,8 @@ impl Settings {
             .ranker
             .clone()
             .or(file.pipeline.ranker)
-            .unwrap_or_else(|| "lexical".to_string())
+            // The reference design ranks with all-MiniLM-L6-v2; BM25 stays a flag away.
+            .unwrap_or_else(|| "embedding".to_string())
             .to_ascii_lowercase()
             .as_str()
         {

@@ -459,6 +459,25 @@ mod tests {
     }
 
     #[test]
+    fn the_example_config_parses_and_matches_the_defaults() {
+        let text = include_str!("../../../citecheck.example.toml");
+        let file: FileConfig = toml::from_str(text).expect("citecheck.example.toml is valid");
+        let from_file = Settings::merge_with_env(&args(&[]), file, |_| None).expect("valid");
+        let defaults =
+            Settings::merge_with_env(&args(&[]), FileConfig::default(), |_| None).expect("valid");
+        assert_eq!(from_file.verify.top_k, defaults.verify.top_k);
+        assert_eq!(from_file.verify.max_words, defaults.verify.max_words);
+        assert_eq!(from_file.ranker, defaults.ranker);
+        assert_eq!(from_file.fetch.timeout, defaults.fetch.timeout);
+        assert_eq!(
+            from_file.fetch.max_body_bytes,
+            defaults.fetch.max_body_bytes
+        );
+        assert_eq!(from_file.fetch.user_agent, defaults.fetch.user_agent);
+        assert_eq!(from_file.fetch.guard.enabled, defaults.fetch.guard.enabled);
+    }
+
+    #[test]
     fn unknown_keys_and_bad_values_are_configuration_errors() {
         assert!(toml::from_str::<FileConfig>("[fetch]\ntimeout = 3\n").is_err());
         let err = Settings::merge(&args(&["--top-k", "0"]), FileConfig::default())

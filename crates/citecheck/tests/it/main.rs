@@ -3,6 +3,7 @@
 mod audit;
 mod batch;
 mod batch_support;
+mod cli;
 mod devset;
 mod example;
 mod model;

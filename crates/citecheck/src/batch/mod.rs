@@ -162,7 +162,9 @@ pub async fn command(args: &BatchArgs, global: &GlobalArgs) -> anyhow::Result<u8
     };
     let job = args.job(&file.batch, global.quiet)?;
     let paths = StorePaths::merge(&global.store, &file.audit)?;
-    let verifier = crate::engine::build_verifier(&settings)?;
+    let built = crate::engine::build(&settings)?;
+    let crawlbase = built.crawlbase.clone();
+    let verifier = built.verifier;
     let (audit, evidence) = paths.open_for_writing();
     let verifier = match evidence {
         Some(store) => crate::evidence::with_store(&verifier, store)?,
@@ -174,7 +176,8 @@ pub async fn command(args: &BatchArgs, global: &GlobalArgs) -> anyhow::Result<u8
             std::future::pending::<()>().await;
         }
     };
-    let summary = execute(&job, Arc::new(verifier), audit, interrupt).await?;
+    let mut summary = execute(&job, Arc::new(verifier), audit, interrupt).await?;
+    summary.crawl = crawlbase.as_ref().map(|fetcher| fetcher.usage());
     let rendered = match args.format {
         Format::Text => summary.render(),
         Format::Json => serde_json::to_string_pretty(&summary)? + "\n",
@@ -182,6 +185,10 @@ pub async fn command(args: &BatchArgs, global: &GlobalArgs) -> anyhow::Result<u8
     print!("{rendered}");
     if let Some(html) = &job.html {
         eprintln!("report written to {}", html.display());
+    }
+    // Everything finished is written; an account problem still fails the run loudly.
+    if let Some(err) = crawlbase.and_then(|fetcher| fetcher.config_error()) {
+        return Err(crate::settings::ConfigError(err.to_string()).into());
     }
     Ok(if summary.interrupted {
         EXIT_INTERRUPTED

@@ -5,7 +5,8 @@
 use std::collections::BTreeMap;
 use std::fmt::{self, Write as _};
 
-use citecheck_core::{Label, Reason, UrlVerdict};
+use citecheck_core::model::CrawlCost;
+use citecheck_core::{Label, Reason, TokenUsage, UrlVerdict};
 use serde::Serialize;
 
 /// Citation precision over claim-URL pairs.
@@ -54,12 +55,22 @@ pub struct Summary {
     pub pages_fetched: u64,
     pub cache_hits: u64,
     pub interrupted: bool,
+    /// Judge tokens over every citation verified in this run.
+    #[serde(default)]
+    pub tokens: TokenUsage,
+    /// What the crawling service was asked for in this run (set from the fetcher's own counters,
+    /// since a page shared by several claims is fetched, and billed, once).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub crawl: Option<CrawlCost>,
 }
 
 impl Summary {
     /// Counts one citation.
     pub fn add(&mut self, citation: &UrlVerdict) {
         self.add_parts(citation.label, citation.reason.as_ref());
+        if let Some(usage) = citation.meta.as_ref().and_then(|m| m.usage) {
+            self.tokens += usage;
+        }
     }
 
     pub fn add_parts(&mut self, label: Label, reason: Option<&Reason>) {
@@ -154,6 +165,23 @@ impl Summary {
             "pages: {} fetched, {} citations served from the batch cache",
             self.pages_fetched, self.cache_hits
         );
+        if self.tokens.input_tokens + self.tokens.output_tokens > 0 {
+            let _ = writeln!(
+                out,
+                "judge tokens: {} in, {} out",
+                self.tokens.input_tokens, self.tokens.output_tokens
+            );
+        }
+        if let Some(crawl) = &self.crawl {
+            let _ = writeln!(
+                out,
+                "crawlbase: {} normal, {} javascript, {} storage requests; estimated credits {:.1}",
+                crawl.normal_requests,
+                crawl.javascript_requests,
+                crawl.storage_requests,
+                crawl.credits()
+            );
+        }
         if self.interrupted {
             let _ = writeln!(
                 out,
@@ -233,5 +261,33 @@ mod tests {
         );
         let empty = Summary::default().render();
         assert!(empty.contains("citation_precision=n/a (0/0)"), "{empty}");
+    }
+
+    #[test]
+    fn judge_tokens_are_summed_over_the_batch_and_shown() {
+        let mut summary = Summary::default();
+        for (input, output) in [(120, 9), (80, 11)] {
+            let mut citation =
+                UrlVerdict::without_judge("https://a.example/", Label::NotFound, Reason::Soft404);
+            citation.meta = Some(citecheck_core::VerdictMeta {
+                usage: Some(TokenUsage {
+                    input_tokens: input,
+                    output_tokens: output,
+                }),
+                ..Default::default()
+            });
+            summary.add(&citation);
+        }
+        assert_eq!(summary.tokens.input_tokens, 200);
+        assert!(summary.render().contains("judge tokens: 200 in, 20 out"));
+        summary.crawl = Some(CrawlCost {
+            normal_requests: 3,
+            billed_normal: 3,
+            stored_pages: 3,
+            ..Default::default()
+        });
+        assert!(summary.render().contains(
+            "crawlbase: 3 normal, 0 javascript, 0 storage requests; estimated credits 4.5"
+        ));
     }
 }

@@ -449,7 +449,11 @@ mod tests {
                 .expect("valid toml");
         let s = Settings::merge(&args(&[]), file).expect("valid");
         assert_eq!(s.ranker, RankerKind::Embedding);
-        assert_eq!(s.model_dir.as_deref(), Some(Path::new("/from/file")));
+        // CITECHECK_MODEL_DIR, when the environment sets it, rightly outranks the file.
+        let expected = std::env::var_os("CITECHECK_MODEL_DIR")
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|| "/from/file".into());
+        assert_eq!(s.model_dir.as_deref(), Some(expected.as_path()));
         let file: FileConfig =
             toml::from_str("[pipeline]\nmodel_dir = \"/from/file\"\n").expect("valid toml");
         let flags = args(&["--ranker", "lexical", "--model-dir", "/from/flag"]);

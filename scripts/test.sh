@@ -13,3 +13,5 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 ./scripts/fetch-model.sh
 ./scripts/check-report-render.sh
 cargo test --workspace --locked
+# The README's main job, as a new user runs it (a regression test for the quick start itself).
+cargo run --quiet --locked -- demo > /dev/null

@@ -66,13 +66,16 @@ pub fn build(settings: &Settings) -> anyhow::Result<Engine> {
     let ranker: Arc<dyn Ranker> = match settings.ranker {
         RankerKind::Lexical => Arc::new(Bm25Ranker),
         // Loads (and on first use fetches) the model: blocking, once, before any request.
-        RankerKind::Embedding => Arc::new(
-            citecheck_embed::EmbeddingRanker::open(&citecheck_embed::EmbeddingOptions {
-                model_dir: settings.model_dir.clone(),
-                ..Default::default()
-            })
-            .context("loading the embedding ranker's model")?,
-        ),
+        RankerKind::Embedding => {
+            announce_first_fetch(settings.model_dir.as_deref());
+            Arc::new(
+                citecheck_embed::EmbeddingRanker::open(&citecheck_embed::EmbeddingOptions {
+                    model_dir: settings.model_dir.clone(),
+                    ..Default::default()
+                })
+                .context("loading the embedding ranker's model")?,
+            )
+        }
     };
     let verifier = Verifier::new(fetcher, ranker, judge, settings.verify.clone())
         .map_err(|err| anyhow::Error::from(ConfigError(err.to_string())))?;
@@ -103,5 +106,18 @@ fn judge_error(err: JudgeConfigError) -> anyhow::Error {
         }
         .into(),
         other => ConfigError(other.to_string()).into(),
+    }
+}
+
+/// A first run downloads the model; say so rather than sit silent for the length of it.
+fn announce_first_fetch(model_dir: Option<&std::path::Path>) {
+    if let Ok(dir) = citecheck_embed::files::resolve_model_dir(model_dir) {
+        if !citecheck_embed::files::inspect(&dir).is_complete() {
+            tracing::warn!(
+                "the embedding model is not in {} yet: fetching it once (about 87 MB); \
+                 `--ranker lexical` needs no model",
+                dir.display()
+            );
+        }
     }
 }

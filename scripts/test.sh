@@ -10,6 +10,7 @@ cd "$(dirname "$0")/.."
 
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked --quiet
 ./scripts/fetch-model.sh
 ./scripts/check-report-render.sh
 cargo test --workspace --locked

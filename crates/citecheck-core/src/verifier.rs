@@ -128,6 +128,18 @@ impl Verifier {
 
     /// Verifies `claim` against each URL; one verdict per URL, in the order given.
     pub async fn verify(&self, claim: &str, urls: &[String]) -> ClaimVerdict {
+        self.verify_with_top_k(claim, urls, self.options.top_k)
+            .await
+    }
+
+    /// [`Verifier::verify`], showing the judge `top_k` passages per citation instead of the
+    /// configured number (a per-request choice; the judge concurrency limit still applies).
+    pub async fn verify_with_top_k(
+        &self,
+        claim: &str,
+        urls: &[String],
+        top_k: usize,
+    ) -> ClaimVerdict {
         let mut distinct: Vec<&str> = Vec::new();
         for url in urls {
             if !distinct.contains(&url.as_str()) {
@@ -139,7 +151,7 @@ impl Verifier {
         let verdicts: HashMap<String, UrlVerdict> =
             stream::iter(distinct.into_iter().map(str::to_owned))
                 .map(|url| async move {
-                    let verdict = self.check(claim, &url).await;
+                    let verdict = self.check_with_top_k(claim, &url, top_k).await;
                     (url, verdict)
                 })
                 .buffer_unordered(self.options.fetch_concurrency)
@@ -158,10 +170,15 @@ impl Verifier {
 
     /// Fetches, judges and guards one citation.
     pub async fn check(&self, claim: &str, url: &str) -> UrlVerdict {
+        self.check_with_top_k(claim, url, self.options.top_k).await
+    }
+
+    async fn check_with_top_k(&self, claim: &str, url: &str, top_k: usize) -> UrlVerdict {
         let span = tracing::info_span!("citation", %url);
         async {
             let fetched = self.fetch(url).await;
-            self.judge_fetched(claim, url, &fetched).await
+            self.judge_fetched_with_top_k(claim, url, &fetched, top_k)
+                .await
         }
         .instrument(span)
         .await
@@ -195,9 +212,23 @@ impl Verifier {
 
     /// The verdict for `claim` on an already fetched URL.
     pub async fn judge_fetched(&self, claim: &str, url: &str, fetched: &Fetched) -> UrlVerdict {
+        self.judge_fetched_with_top_k(claim, url, fetched, self.options.top_k)
+            .await
+    }
+
+    async fn judge_fetched_with_top_k(
+        &self,
+        claim: &str,
+        url: &str,
+        fetched: &Fetched,
+        top_k: usize,
+    ) -> UrlVerdict {
         match fetched {
             Fetched::Rejected(rejection) => self.rejected_verdict(url, rejection),
-            Fetched::Page(prepared) => self.judge_page(claim, url, Arc::clone(prepared)).await,
+            Fetched::Page(prepared) => {
+                self.judge_page(claim, url, Arc::clone(prepared), top_k)
+                    .await
+            }
         }
     }
 
@@ -214,7 +245,13 @@ impl Verifier {
         verdict
     }
 
-    async fn judge_page(&self, claim: &str, url: &str, prepared: Arc<PreparedPage>) -> UrlVerdict {
+    async fn judge_page(
+        &self,
+        claim: &str,
+        url: &str,
+        prepared: Arc<PreparedPage>,
+        top_k: usize,
+    ) -> UrlVerdict {
         let page = &prepared.page;
         let mut verdict = UrlVerdict {
             url: url.to_string(),
@@ -236,7 +273,7 @@ impl Verifier {
             }),
         };
 
-        let top = match self.top_passages(claim, &prepared).await {
+        let top = match self.top_passages(claim, &prepared, top_k).await {
             Ok(top) => top,
             Err(message) => {
                 verdict.detail = Some(message);
@@ -289,11 +326,11 @@ impl Verifier {
         &self,
         claim: &str,
         prepared: &Arc<PreparedPage>,
+        k: usize,
     ) -> Result<Vec<String>, String> {
         let ranker = Arc::clone(&self.ranker);
         let prepared_for_rank = Arc::clone(prepared);
         let claim_owned = claim.to_string();
-        let k = self.options.top_k;
         // Ranking may run a neural model: keep it off the async executor.
         let ranked = tokio::task::spawn_blocking(move || {
             ranker.top_k(&claim_owned, &prepared_for_rank.passages, k)
@@ -554,9 +591,20 @@ mod tests {
             &["https://a.example/w".to_string()],
         )
         .await;
-        let seen = seen.lock().expect("not poisoned").clone();
-        assert_eq!(seen.len(), 2);
-        assert!(seen[0].contains(WATER), "{seen:?}");
+        let first = seen.lock().expect("not poisoned").clone();
+        assert_eq!(first.len(), 2);
+        assert!(first[0].contains(WATER), "{first:?}");
+        v.verify_with_top_k(
+            "water boils 100 degrees",
+            &["https://a.example/w".to_string()],
+            5,
+        )
+        .await;
+        assert_eq!(
+            seen.lock().expect("not poisoned").len(),
+            5,
+            "a per-call k wins"
+        );
     }
 
     #[test]

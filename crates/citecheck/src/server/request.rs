@@ -18,13 +18,23 @@ pub struct VerifyRequest {
     /// and reported twice.
     #[schema(example = json!(["https://example.com/articles/water-boiling-point"]))]
     pub urls: Vec<String>,
+    /// Optional, not in the reference design: passages shown to the judge per citation for this
+    /// request, 1 to 20 (default: the service's setting, 3 unless configured).
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 20, example = 5)]
+    pub top_k: Option<usize>,
 }
+
+/// The largest per-request `top_k`: past a handful, passages bring back the noise ranking is
+/// there to remove, and each one makes the judge's prompt longer.
+pub const MAX_TOP_K: usize = 20;
 
 /// A request that passed validation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ValidRequest {
     pub claim: String,
     pub urls: Vec<String>,
+    pub top_k: Option<usize>,
 }
 
 impl VerifyRequest {
@@ -72,9 +82,17 @@ impl VerifyRequest {
                 ApiError::invalid_field("invalid_url", format!("urls[{i}]"), &problem)
             })?;
         }
+        if let Some(k) = self.top_k.filter(|k| !(1..=MAX_TOP_K).contains(k)) {
+            return Err(ApiError::invalid_field(
+                "invalid_top_k",
+                "top_k",
+                &format!("is {k}; it must be between 1 and {MAX_TOP_K}"),
+            ));
+        }
         Ok(ValidRequest {
             claim: claim.to_string(),
             urls: self.urls,
+            top_k: self.top_k,
         })
     }
 }

@@ -166,7 +166,11 @@ pub async fn verify(
     let _in_flight = state.metrics().verification_started();
     let verdict = within_deadline(
         state.limits().request_deadline,
-        verifier.verify(&request.claim, &request.urls),
+        verifier.verify_with_top_k(
+            &request.claim,
+            &request.urls,
+            request.top_k.unwrap_or(verifier.options().top_k),
+        ),
     )
     .await?;
     state.metrics().record_verdict(&verdict);

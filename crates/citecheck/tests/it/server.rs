@@ -84,6 +84,15 @@ async fn verify_answers_exactly_what_the_verifier_returns() {
 }
 
 #[tokio::test]
+async fn an_optional_top_k_is_accepted_beside_the_reference_fields() {
+    let app = default_app();
+    let body = serde_json::json!({ "claim": WATER, "urls": [WATER_URL], "top_k": 1 }).to_string();
+    let (status, _, body) = send(&app, post_json(body)).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["overall"], "supported");
+}
+
+#[tokio::test]
 async fn each_kind_of_bad_request_gets_its_status_and_a_json_error_naming_the_problem() {
     let app = app(
         water_fetcher(),
@@ -194,6 +203,12 @@ async fn each_kind_of_bad_request_gets_its_status_and_a_json_error_naming_the_pr
             StatusCode::UNPROCESSABLE_ENTITY,
             "unknown_field",
             "top_n: this field is not part of the request",
+        ),
+        (
+            post_json("{\"claim\": \"c\", \"urls\": [\"https://a.example\"], \"top_k\": 0}"),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "invalid_top_k",
+            "top_k: is 0; it must be between 1 and 20",
         ),
         (
             post_json("{\"claim\": \"c\", \"urls\": \"https://a.example\"}"),

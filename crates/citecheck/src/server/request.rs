@@ -123,6 +123,7 @@ mod tests {
         VerifyRequest {
             claim: claim.to_string(),
             urls: urls.iter().map(|u| u.to_string()).collect(),
+            top_k: None,
         }
     }
 

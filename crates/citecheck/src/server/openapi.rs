@@ -126,7 +126,11 @@ mod tests {
     #[test]
     fn the_request_schema_names_the_reference_fields_and_refuses_others() {
         let doc = serde_json::to_value(document()).expect("serialises");
-        assert_eq!(schema_properties(&doc, "VerifyRequest"), ["claim", "urls"]);
+        // The reference design's two fields are required; top_k is citecheck's optional extra.
+        assert_eq!(
+            schema_properties(&doc, "VerifyRequest"),
+            ["claim", "top_k", "urls"]
+        );
         let request = &doc["components"]["schemas"]["VerifyRequest"];
         assert_eq!(request["required"], serde_json::json!(["claim", "urls"]));
         assert_eq!(request["additionalProperties"], serde_json::json!(false));

@@ -56,12 +56,13 @@ for N in "${SIZES[@]}"; do
   PIDS+=("$!")
   wait_port "$RUN/fixture.port"
   FPORT="$(cat "$RUN/fixture.port")"
-  JUDGE_ARGS=(--judge local)
+  # RANKER=embedding measures the default ranker; these figures were taken with BM25.
+  JUDGE_ARGS=(--ranker "${RANKER:-lexical}" --judge local)
   if [ "$JUDGE" = mock ]; then
     python3 "$BASELINE_DIR/mock_judge.py" --port 0 --port-file "$RUN/judge.port" &
     PIDS+=("$!")
     wait_port "$RUN/judge.port"
-    JUDGE_ARGS=(--judge openai --judge-base-url "http://127.0.0.1:$(cat "$RUN/judge.port")/v1")
+    JUDGE_ARGS=(--ranker "${RANKER:-lexical}" --judge openai --judge-base-url "http://127.0.0.1:$(cat "$RUN/judge.port")/v1")
   fi
   sed "s#__BASE__#http://127.0.0.1:${FPORT}#g" "$FIX/input.jsonl" > "$RUN/input.jsonl"
   CLAIMS="$(grep -c . "$RUN/input.jsonl")"

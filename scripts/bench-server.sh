@@ -33,14 +33,15 @@ cleanup() {
 }
 trap cleanup EXIT
 
-JUDGE_ARGS=(--judge local)
+# RANKER=embedding measures the default ranker; these figures were taken with BM25.
+JUDGE_ARGS=(--ranker "${RANKER:-lexical}" --judge local)
 if [ "$JUDGE" = mock ]; then
   [ -f "$BASELINE_DIR/mock_judge.py" ] || { echo "no mock_judge.py in $BASELINE_DIR (set BASELINE_DIR)" >&2; exit 1; }
   python3 "$BASELINE_DIR/mock_judge.py" --port 0 --port-file "$RUN/judge.port" &
   JUDGE_PID="$!"
   for _ in $(seq 300); do [ -s "$RUN/judge.port" ] && break; sleep 0.1; done
   [ -s "$RUN/judge.port" ] || { echo "the mock judge did not start" >&2; exit 1; }
-  JUDGE_ARGS=(--judge openai --judge-base-url "http://127.0.0.1:$(cat "$RUN/judge.port")/v1")
+  JUDGE_ARGS=(--ranker "${RANKER:-lexical}" --judge openai --judge-base-url "http://127.0.0.1:$(cat "$RUN/judge.port")/v1")
   export OPENAI_API_KEY=bench-key
 fi
 

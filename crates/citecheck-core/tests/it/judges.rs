@@ -13,7 +13,9 @@ mod openai;
 use std::time::Duration;
 
 use citecheck_core::judge::prompt;
-use citecheck_core::judge::{LlmJudgeConfig, LlmProvider, SecretString};
+use citecheck_core::judge::{
+    build_llm_judge, JudgeError, Judgement, LlmJudgeConfig, LlmProvider, SecretString,
+};
 use serde_json::{json, Value};
 
 /// A key that must never show up in an error, a log line or a verdict.
@@ -52,6 +54,31 @@ pub fn config_for(provider: LlmProvider, base_url: String) -> LlmJudgeConfig {
     config.max_retry_wait = Duration::from_secs(5);
     config.timeout = Duration::from_secs(5);
     config
+}
+
+/// Builds the judge `config` describes and asks it about [`CLAIM`].
+pub async fn judge_with(
+    config: LlmJudgeConfig,
+    passages: &[String],
+) -> Result<Judgement, JudgeError> {
+    let judge = build_llm_judge(&config).expect("judge builds");
+    judge.judge(CLAIM, passages).await
+}
+
+/// A provider whose every answer (`slow_reply`, delayed past the judge's 300 ms timeout) comes
+/// too late fails as a transport error after its two attempts. The same for every provider.
+pub async fn assert_a_slow_server_times_out(
+    slow_reply: mock::Reply,
+    config: impl Fn(&mock::Mock) -> LlmJudgeConfig,
+) {
+    let mock = mock::Mock::start(vec![slow_reply.delay(Duration::from_secs(5))]).await;
+    let mut config = config(&mock);
+    config.timeout = Duration::from_millis(300);
+    config.attempts = 2;
+    let err = judge_with(config, &passages()).await.expect_err("too slow");
+    assert!(matches!(err, JudgeError::Transport(_)), "{err}");
+    assert!(err.to_string().contains("timed out"), "{err}");
+    assert_eq!(mock.hits(), 2);
 }
 
 /// The user message numbers the passages in order, each fenced by markers carrying the code.

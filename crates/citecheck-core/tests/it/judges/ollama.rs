@@ -5,16 +5,14 @@ use std::time::Duration;
 use citecheck_core::guard;
 use citecheck_core::judge::config::DEFAULT_OLLAMA_MODEL;
 use citecheck_core::judge::prompt::{self, PROMPT_VERSION, SYSTEM_PROMPT};
-use citecheck_core::judge::{
-    build_llm_judge, JudgeError, JudgeLabel, Judgement, LlmJudgeConfig, LlmProvider,
-};
+use citecheck_core::judge::{build_llm_judge, JudgeError, JudgeLabel, LlmJudgeConfig, LlmProvider};
 use citecheck_core::{Label, Reason, TokenUsage};
 use serde_json::{json, Value};
 
 use super::mock::{Mock, Reply};
 use super::{
-    answer, assert_user_message, config_for, contradicting_passages, passages, CLAIM,
-    CONTRADICTING, SUPPORTING,
+    answer, assert_a_slow_server_times_out, assert_user_message, config_for,
+    contradicting_passages, judge_with, passages, CLAIM, CONTRADICTING, SUPPORTING,
 };
 
 /// A non-streamed `/api/chat` response whose message content is `content`.
@@ -43,11 +41,6 @@ fn config(mock: &Mock) -> LlmJudgeConfig {
     let mut config = config_for(LlmProvider::Ollama, mock.host_port());
     config.api_key = None;
     config
-}
-
-async fn judge_with(config: LlmJudgeConfig, passages: &[String]) -> Result<Judgement, JudgeError> {
-    let judge = build_llm_judge(&config).expect("judge builds");
-    judge.judge(CLAIM, passages).await
 }
 
 #[tokio::test]
@@ -209,17 +202,7 @@ async fn a_missing_model_is_reported_at_once_with_the_servers_words() {
 
 #[tokio::test]
 async fn a_server_slower_than_the_timeout_fails_as_a_transport_error() {
-    let mock = Mock::start(vec![
-        ok(answer("supported", Some(SUPPORTING), 0.9)).delay(Duration::from_secs(5))
-    ])
-    .await;
-    let mut config = config(&mock);
-    config.timeout = Duration::from_millis(300);
-    config.attempts = 2;
-    let err = judge_with(config, &passages()).await.expect_err("too slow");
-    assert!(matches!(err, JudgeError::Transport(_)), "{err}");
-    assert!(err.to_string().contains("timed out"), "{err}");
-    assert_eq!(mock.hits(), 2);
+    assert_a_slow_server_times_out(ok(answer("supported", Some(SUPPORTING), 0.9)), config).await;
 }
 
 #[tokio::test]

@@ -38,6 +38,7 @@ pub mod judge;
 pub mod model;
 pub mod passage;
 pub mod rank;
+pub mod retry;
 pub mod verifier;
 
 pub use fetch::Fetcher;

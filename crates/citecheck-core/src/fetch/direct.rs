@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use futures::StreamExt;
-use reqwest::header::{HeaderMap, ACCEPT, ACCEPT_LANGUAGE, CONTENT_TYPE, LOCATION, RETRY_AFTER};
+use reqwest::header::{HeaderMap, ACCEPT, ACCEPT_LANGUAGE, CONTENT_TYPE, LOCATION};
 use thiserror::Error;
 use url::{Host, Url};
 
@@ -18,6 +18,7 @@ use super::interpret::{self, BodyKind};
 use super::resolve::{GuardPolicy, GuardedResolver, HostResolver, ResolveError, SystemResolver};
 use super::{charset, FetchOutcome, Fetcher, Rejection};
 use crate::model::{Label, Reason};
+use crate::retry::retry_after;
 
 pub const DEFAULT_MAX_BODY_BYTES: u64 = 10 * 1024 * 1024;
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -332,13 +333,7 @@ impl DirectFetcher {
     }
 
     fn backoff(&self, retry: u32) -> Duration {
-        let base = self
-            .options
-            .retry_base
-            .saturating_mul(1 << (retry - 1).min(16));
-        // Full jitter on the upper half keeps concurrent retries from marching in step.
-        let jitter = base.mul_f64(0.5 * fastrand_fraction());
-        base / 2 + jitter
+        crate::retry::backoff(self.options.retry_base, retry)
     }
 }
 
@@ -414,19 +409,6 @@ fn redirect_target(current: &Url, headers: &HeaderMap) -> Option<Url> {
     // Servers do send raw UTF-8 in `Location`; browsers follow it, and so does this.
     let location = std::str::from_utf8(headers.get(LOCATION)?.as_bytes()).ok()?;
     current.join(location.trim()).ok()
-}
-
-/// `Retry-After` as seconds or an HTTP date.
-fn retry_after(headers: &HeaderMap) -> Option<Duration> {
-    let value = headers.get(RETRY_AFTER)?.to_str().ok()?.trim();
-    if let Ok(seconds) = value.parse::<u64>() {
-        return Some(Duration::from_secs(seconds));
-    }
-    let when = httpdate::parse_http_date(value).ok()?;
-    Some(
-        when.duration_since(std::time::SystemTime::now())
-            .unwrap_or(Duration::ZERO),
-    )
 }
 
 /// Maps a client error to a verdict: blocked or dead names are final, the rest worth a retry.
@@ -512,22 +494,10 @@ fn error_chain(err: &(dyn std::error::Error + 'static)) -> String {
     parts.join(": ")
 }
 
-/// A fraction in [0, 1) for jitter; quality does not matter, independence between calls does.
-fn fastrand_fraction() -> f64 {
-    use std::hash::{BuildHasher, Hasher};
-    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-    hasher.write_u128(
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or_default(),
-    );
-    (hasher.finish() >> 11) as f64 / (1u64 << 53) as f64
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use reqwest::header::RETRY_AFTER;
 
     #[test]
     fn retry_after_reads_seconds_and_dates() {

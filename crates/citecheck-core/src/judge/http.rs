@@ -10,7 +10,7 @@
 
 use std::time::Duration;
 
-use reqwest::header::{HeaderMap, HeaderValue, RETRY_AFTER};
+use reqwest::header::{HeaderMap, HeaderValue};
 use secrecy::{ExposeSecret, SecretString};
 use serde_json::Value;
 use url::Url;
@@ -293,40 +293,19 @@ fn retry_after(headers: &HeaderMap) -> Option<Duration> {
     {
         return Some(Duration::from_secs_f64(ms / 1000.0));
     }
-    let value = headers.get(RETRY_AFTER)?.to_str().ok()?.trim();
-    if let Ok(seconds) = value.parse::<u64>() {
-        return Some(Duration::from_secs(seconds));
-    }
-    let when = httpdate::parse_http_date(value).ok()?;
-    Some(
-        when.duration_since(std::time::SystemTime::now())
-            .unwrap_or(Duration::ZERO),
-    )
+    crate::retry::retry_after(headers)
 }
 
 /// The delay before retry number `retry` (1 = the first retry): `base * 2^(retry-1)`, drawn
 /// from its upper half so that concurrent judges do not retry in step.
 fn backoff(base: Duration, retry: u32) -> Duration {
-    let full = base.saturating_mul(1 << retry.saturating_sub(1).min(16));
-    full / 2 + full.mul_f64(0.5 * random_fraction())
-}
-
-/// A fraction in [0, 1) for jitter; quality does not matter, independence between calls does.
-fn random_fraction() -> f64 {
-    use std::hash::{BuildHasher, Hasher};
-    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-    hasher.write_u128(
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or_default(),
-    );
-    (hasher.finish() >> 11) as f64 / (1u64 << 53) as f64
+    crate::retry::backoff(base, retry)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use reqwest::header::RETRY_AFTER;
 
     #[test]
     fn retry_after_reads_seconds_dates_and_milliseconds() {

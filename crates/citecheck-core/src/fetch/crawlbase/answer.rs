@@ -8,7 +8,7 @@
 
 use std::time::Duration;
 
-use reqwest::header::{HeaderMap, RETRY_AFTER};
+use reqwest::header::HeaderMap;
 use url::Url;
 
 use super::error::AccountProblem;
@@ -153,18 +153,7 @@ pub(crate) fn rid_from_storage_url(storage_url: &str) -> Option<String> {
         .filter(|value| !value.is_empty())
 }
 
-/// `Retry-After` as seconds or an HTTP date.
-pub(crate) fn retry_after(headers: &HeaderMap) -> Option<Duration> {
-    let value = headers.get(RETRY_AFTER)?.to_str().ok()?.trim();
-    if let Ok(seconds) = value.parse::<u64>() {
-        return Some(Duration::from_secs(seconds));
-    }
-    let when = httpdate::parse_http_date(value).ok()?;
-    Some(
-        when.duration_since(std::time::SystemTime::now())
-            .unwrap_or(Duration::ZERO),
-    )
-}
+pub(crate) use crate::retry::retry_after;
 
 #[cfg(test)]
 mod tests {

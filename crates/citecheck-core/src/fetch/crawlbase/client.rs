@@ -207,8 +207,7 @@ impl Client {
     /// Exponential backoff from `retry_base`, in the upper half of each step (jittered, so that
     /// concurrent fetches do not retry in step against a shared concurrency limit).
     fn backoff(&self, retry: u32) -> Duration {
-        let step = self.retry_base.saturating_mul(1 << (retry - 1).min(16));
-        step / 2 + step.mul_f64(0.5 * jitter())
+        crate::retry::backoff(self.retry_base, retry)
     }
 
     /// A client error in words, without the request URL and without any token.
@@ -240,19 +239,6 @@ impl Client {
             text.replace(token.expose(), "[redacted]")
         })
     }
-}
-
-/// A fraction in [0, 1); quality does not matter, independence between calls does.
-fn jitter() -> f64 {
-    use std::hash::{BuildHasher, Hasher};
-    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-    hasher.write_u128(
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or_default(),
-    );
-    (hasher.finish() >> 11) as f64 / (1u64 << 53) as f64
 }
 
 #[cfg(test)]

@@ -236,6 +236,61 @@ async fn retry_failed_refetches_only_failed_fetches_not_dead_links() {
     assert!(!csv.contains("http_503"), "{csv}");
 }
 
+/// Issue 12: claims taken off the retry queue and still in flight at Ctrl-C vanished from the
+/// rewritten outputs.
+#[tokio::test]
+async fn an_interrupted_retry_keeps_every_line_including_claims_in_flight() {
+    let hang = Arc::new(tokio::sync::Notify::new());
+    let flaky = "https://flaky.example/w";
+    let fetcher = FakeFetcher::new(vec![
+        (flaky, Answer::Status(503)),
+        ("https://a.example/w", Answer::Page(article(WATER))),
+    ]);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let lines = vec![
+        record("1", WATER, &["https://a.example/w"]),
+        record("2", WATER, &[flaky]),
+        record("3", WATER, &[flaky, "https://a.example/w"]),
+        record("4", WATER, &[flaky]),
+    ];
+    let input = write_input(dir.path(), "in.jsonl", &lines);
+    execute(
+        &job(&input, dir.path()),
+        verifier(Arc::clone(&fetcher)),
+        never(),
+    )
+    .await
+    .expect("first run");
+    let results = dir.path().join("results.jsonl");
+    let before = std::fs::read_to_string(&results).expect("results");
+
+    // The retry: the flaky site now hangs, and Ctrl-C comes while claim 2 is in flight.
+    fetcher.set(flaky, Answer::Hang(Arc::clone(&hang)));
+    let mut retry = job(&input, dir.path());
+    retry.retry_failed = true;
+    retry.concurrency = 1;
+    let signal = Arc::clone(&hang);
+    let summary = execute(&retry, verifier(Arc::clone(&fetcher)), async move {
+        signal.notified().await
+    })
+    .await
+    .expect("stops cleanly");
+    assert!(summary.interrupted);
+    assert_eq!(summary.claims_retried, 0);
+
+    let mut ids = result_ids(&results);
+    ids.sort();
+    assert_eq!(ids, vec!["1", "2", "3", "4"], "no line is lost");
+    let mut old: Vec<&str> = before.lines().collect();
+    let after = std::fs::read_to_string(&results).expect("results");
+    let mut new: Vec<&str> = after.lines().collect();
+    old.sort_unstable();
+    new.sort_unstable();
+    assert_eq!(old, new, "every line is kept byte for byte");
+    let csv = std::fs::read_to_string(dir.path().join("report.csv")).expect("csv");
+    assert_eq!(csv.lines().count(), 1 + 5, "{csv}");
+}
+
 #[tokio::test]
 async fn an_interrupted_run_keeps_what_finished_and_resumes_from_there() {
     let hang = Arc::new(tokio::sync::Notify::new());

@@ -60,7 +60,8 @@ impl Draft {
             unchecked,
             prose,
         } = self;
-        let prose = prose.unwrap_or_else(|| vec![0..text.len()]);
+        let whole = std::iter::once(0..text.len()).collect();
+        let prose: Vec<Range<usize>> = prose.unwrap_or(whole);
         let sentences: Vec<Range<usize>> = prose
             .iter()
             .flat_map(|r| text::sentences(&text, r.clone()))

@@ -215,9 +215,7 @@ pub fn claim(piece: &str) -> String {
                 }
             }
         }
-        if (c == 'h' && starts_with(&chars, i, "http://"))
-            || (c == 'h' && starts_with(&chars, i, "https://"))
-        {
+        if c == 'h' && (starts_with(&chars, i, "http://") || starts_with(&chars, i, "https://")) {
             while i < chars.len() && !chars[i].is_whitespace() && chars[i] != ')' {
                 i += 1;
             }
@@ -289,14 +287,9 @@ fn find(chars: &[char], from: usize, wanted: char) -> Option<usize> {
 }
 
 fn starts_with(chars: &[char], at: usize, prefix: &str) -> bool {
-    let mut k = at;
-    for p in prefix.chars() {
-        if chars.get(k) != Some(&p) {
-            return false;
-        }
-        k += 1;
-    }
-    true
+    (at..)
+        .zip(prefix.chars())
+        .all(|(k, p)| chars.get(k) == Some(&p))
 }
 
 #[cfg(test)]

@@ -303,7 +303,7 @@ mod tests {
         assert_eq!(char_to_byte(text, 3), Some(4));
         assert_eq!(char_to_byte(text, 10), Some(text.len()));
         assert_eq!(char_to_byte(text, 11), None);
-        let r = chars_range(text, 6, 7).unwrap();
+        let r = chars_range(text, 6, 7).expect("in range");
         assert_eq!(&text[r.clone()], "😀");
         assert_eq!(to_chars(text, &r), (6, 7));
         assert!(bytes_range(text, 3, 4).is_err(), "inside ö");

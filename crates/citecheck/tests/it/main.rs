@@ -1,5 +1,6 @@
 //! The citecheck binary crate's integration tests: one test binary, split by feature.
 
+mod answer;
 mod audit;
 mod batch;
 mod batch_support;

@@ -139,7 +139,7 @@ pub async fn run(args: &BatchArgs, config: &Config) -> Result<u8, AppError> {
     let job = args.job(&config.batch, config.quiet)?;
     let engine = crate::engine::build_off_executor(&config.pipeline).await?;
     let stores = match config.store_paths() {
-        Ok(paths) => Stores::open(&paths),
+        Ok(paths) => Stores::open_off_executor(&paths).await,
         Err(err) => {
             tracing::warn!("nothing will be kept for the audit: {err}");
             Stores::none()

@@ -20,7 +20,7 @@ pub struct Engine {
     pub builder: VerifierBuilder,
     /// The Crawlbase fetcher, when it is the backend: its account problems (bad token, no
     /// credits) surface as `crawl_failed` verdicts, and front ends call
-    /// [`Engine::account_error`] after a run to stop loudly instead.
+    /// [`account_error`] after a run to stop loudly instead.
     pub crawlbase: Option<Arc<CrawlbaseFetcher>>,
 }
 

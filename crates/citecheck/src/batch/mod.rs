@@ -4,7 +4,7 @@
 //! as each claim completes), bounded (`BATCH_CONCURRENCY` claims in flight, a per-host fetch
 //! limit, a fixed-size page cache), resumable (`--resume`, `--retry-failed`) and interruptible
 //! (Ctrl-C keeps every finished claim). See [`run::execute`] for the loop and
-//! [`Summary`](crate::results::Summary) for the figures it prints.
+//! [`Summary`] for the figures it prints.
 
 use std::path::PathBuf;
 use std::time::SystemTime;

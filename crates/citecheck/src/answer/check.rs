@@ -1,6 +1,7 @@
 //! Verifying a read answer through the one entry point: each cited statement is one
-//! [`Check`] (all its sources judged together); statements run a few at a time and the
-//! verifier's shared page cache fetches a URL cited by several statements once.
+//! [`Check`] (all its sources judged together); statements run a few at a time inside one
+//! [`AnswerPages`] scope, so a URL cited by several statements is fetched once (the verifier
+//! must have been built with [`super::scoped_fetcher`]).
 
 use std::collections::BTreeMap;
 
@@ -10,21 +11,29 @@ use citecheck_core::guard::quote_in_passages;
 use citecheck_core::{Check, Label, Origin, Verifier};
 use futures::stream::{self, StreamExt};
 
-use super::tap::PageTap;
+use super::tap::AnswerPages;
 use super::verdict::{AnswerSummary, AnswerVerdict, CitationVerdict, StatementVerdict};
 
 /// Statements verified at once; the verifier bounds fetches and judge calls itself.
 const STATEMENTS_IN_FLIGHT: usize = 4;
 
 /// Verifies every statement of `answer`; `origin` is stamped with each statement's span.
-pub async fn verify_answer(
+pub async fn verify_answer(verifier: &Verifier, answer: &Answer, origin: &Origin) -> AnswerVerdict {
+    let pages = AnswerPages::default();
+    pages
+        .scope(verify_in(verifier, &pages, answer, origin))
+        .await
+}
+
+async fn verify_in(
     verifier: &Verifier,
-    tap: &PageTap,
+    tap: &AnswerPages,
     answer: &Answer,
     origin: &Origin,
 ) -> AnswerVerdict {
-    let fetches_before = tap.fetches();
-    let statements: Vec<StatementVerdict> = stream::iter(&answer.statements)
+    // Owned statements: a closure taking a reference makes this future impossible to prove
+    // `Send` (rust-lang/rust#102211), and the HTTP service needs it `Send`.
+    let statements: Vec<StatementVerdict> = stream::iter(answer.statements.clone())
         .map(|statement| async move {
             let urls = statement.sources.iter().map(|s| s.url.clone());
             let mut origin = origin.clone();
@@ -55,8 +64,8 @@ pub async fn verify_answer(
                 .collect();
             StatementVerdict {
                 span: statement.span,
-                text: statement.text.clone(),
-                claim: statement.claim.clone(),
+                text: statement.text,
+                claim: statement.claim,
                 overall: verdict.overall,
                 citations,
             }
@@ -80,7 +89,7 @@ pub async fn verify_answer(
         sentences: answer.sentences,
         uncited_sentences: answer.uncited_sentences,
         citations: statements.iter().map(|s| s.citations.len()).sum(),
-        pages_fetched: tap.fetches().saturating_sub(fetches_before),
+        pages_fetched: tap.fetches(),
     };
     AnswerVerdict {
         format: answer.format,

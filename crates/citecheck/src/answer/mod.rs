@@ -13,12 +13,11 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use citecheck_answer::Format as InputFormat;
-use citecheck_core::verifier::{DEFAULT_CACHE_PAGES, DEFAULT_PER_HOST};
 use citecheck_core::Origin;
 use clap::Args;
 
 pub use check::verify_answer;
-pub use tap::PageTap;
+pub use tap::{scoped_fetcher, AnswerPages};
 pub use verdict::{AnswerSummary, AnswerVerdict, CitationVerdict, StatementVerdict};
 
 use crate::config::{Config, ConfigError};
@@ -62,15 +61,12 @@ pub async fn run(args: &AnswerArgs, config: &Config) -> Result<u8, AppError> {
             Stores::none()
         }
     };
-    let tap = PageTap::default();
     let verifier = stores
         .attach(engine.builder)
-        .map_fetcher(|f| tap.wrap(f))
-        // One answer, one fetch per URL however many statements cite it.
-        .shared_pages(DEFAULT_CACHE_PAGES, DEFAULT_PER_HOST)
+        .map_fetcher(scoped_fetcher)
         .build()
         .map_err(ConfigError::from)?;
-    let verdict = verify_answer(&verifier, &tap, &answer, &Origin::new("answer")).await;
+    let verdict = verify_answer(&verifier, &answer, &Origin::new("answer")).await;
     if answer.statements.is_empty() {
         eprintln!(
             "the answer carries no citation that can be checked by URL ({} listed as not checkable)",

@@ -8,9 +8,10 @@ use std::collections::BTreeMap;
 use citecheck_answer::{Format, Span, Unchecked};
 use citecheck_core::{Label, UrlVerdict};
 use serde::Serialize;
+use utoipa::ToSchema;
 
 /// The result for one answer.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct AnswerVerdict {
     /// The format the answer was read as.
     pub format: Format,
@@ -23,7 +24,7 @@ pub struct AnswerVerdict {
 }
 
 /// The answer's figures.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct AnswerSummary {
     /// Cited statements verified.
     pub statements: usize,
@@ -40,7 +41,7 @@ pub struct AnswerSummary {
 }
 
 /// One cited statement and its verdict.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct StatementVerdict {
     /// Offsets in Unicode scalar values, end exclusive, into the answer's text.
     pub span: Span,
@@ -53,7 +54,7 @@ pub struct StatementVerdict {
 }
 
 /// One source cited for a statement: the usual verdict plus what the answer said about it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct CitationVerdict {
     #[serde(flatten)]
     pub verdict: UrlVerdict,

@@ -10,6 +10,7 @@ mod example;
 mod model;
 mod report;
 mod server;
+mod server_answer;
 mod server_audit;
 mod server_fuzz;
 mod server_live;

@@ -37,6 +37,10 @@ pub struct AnswerArgs {
     #[arg(long, value_parser = parse_format)]
     pub input_format: Option<InputFormat>,
 
+    /// An id for the answer, stored with each audit row as `ID#START..END` (the statement's span).
+    #[arg(long)]
+    pub id: Option<String>,
+
     /// Output format on stdout.
     #[arg(long, value_enum, default_value_t = Format::Json, env = "CITECHECK_FORMAT")]
     pub format: Format,
@@ -66,7 +70,9 @@ pub async fn run(args: &AnswerArgs, config: &Config) -> Result<u8, AppError> {
         .map_fetcher(scoped_fetcher)
         .build()
         .map_err(ConfigError::from)?;
-    let verdict = verify_answer(&verifier, &answer, &Origin::new("answer")).await;
+    let mut origin = Origin::new("answer");
+    origin.claim_id = args.id.clone();
+    let verdict = verify_answer(&verifier, &answer, &origin).await;
     if answer.statements.is_empty() {
         eprintln!(
             "the answer carries no citation that can be checked by URL ({} listed as not checkable)",

@@ -192,3 +192,46 @@ fn an_unknown_shape_exits_3_listing_the_formats_understood() {
         .assert()
         .code(3);
 }
+
+#[test]
+fn audit_rows_carry_the_answer_id_and_the_statement_span() {
+    let (_rt, site) = site();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("audit.db");
+    Command::cargo_bin("citecheck")
+        .expect("binary built")
+        .env("CITECHECK_RANKER", "lexical")
+        .env("CITECHECK_AUDIT_DB", &db)
+        .env("CITECHECK_EVIDENCE_DIR", dir.path().join("evidence"))
+        .env_remove("JUDGE_PROVIDER")
+        .env_remove("CITECHECK_NO_AUDIT")
+        .args(["--allow-private-hosts", "answer", "--id", "ans-7", "-"])
+        .write_stdin(answer("gemini.json", &site))
+        .assert()
+        .code(2);
+    let conn = rusqlite::Connection::open(&db).expect("audit db");
+    let mut stmt = conn
+        .prepare("SELECT source, claim_id, claim FROM citations ORDER BY claim_id")
+        .expect("query");
+    let rows: Vec<(String, String, String)> = stmt
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .expect("rows")
+        .collect::<Result<_, _>>()
+        .expect("rows");
+    assert_eq!(rows.len(), 4, "{rows:?}");
+    for (source, claim_id, _) in &rows {
+        assert_eq!(source, "answer");
+        assert!(claim_id.starts_with("ans-7#"), "{claim_id}");
+    }
+    // The first statement's span, in code points, after the non-ASCII introduction.
+    let intro =
+        "Über das Kochen 🍝 – kurz erklärt. 日本語の読者へ：水の沸点について、短くまとめました。";
+    let start = intro.chars().count();
+    let end = start + "Water boils at 100 degrees Celsius at sea level.".len();
+    assert!(
+        rows.iter()
+            .any(|(_, id, claim)| id == &format!("ans-7#{start}..{end}")
+                && claim == "Water boils at 100 degrees Celsius at sea level."),
+        "{rows:?}"
+    );
+}

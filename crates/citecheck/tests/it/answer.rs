@@ -235,3 +235,77 @@ fn audit_rows_carry_the_answer_id_and_the_statement_span() {
         "{rows:?}"
     );
 }
+
+#[test]
+fn a_batch_of_answers_scores_cited_statements_and_resumes() {
+    let (_rt, site) = site();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let gemini: Value = serde_json::from_str(&answer("gemini.json", &site)).expect("json");
+    let first = serde_json::json!({"id": "g", "answer": gemini}).to_string();
+    let second =
+        serde_json::json!({"id": "m", "answer": answer("markdown.md", &site), "input_format": "markdown"})
+            .to_string();
+    let input = dir.path().join("answers.jsonl");
+    let results = dir.path().join("results.jsonl");
+    std::fs::write(&input, format!("{first}\nnot json\n")).expect("write");
+    let batch = |extra: &[&str]| {
+        let output = citecheck()
+            .args(["batch", "--format", "json", "--answers"])
+            .arg(&input)
+            .arg("--jsonl")
+            .arg(&results)
+            .args(extra)
+            .assert()
+            .code(0)
+            .stderr(contains("line 2: invalid JSON"))
+            .get_output()
+            .stdout
+            .clone();
+        serde_json::from_slice::<Value>(&output).expect("summary is JSON")
+    };
+    let summary = batch(&[]);
+    // Four cited statements, one citation each, one of them supported.
+    assert_eq!(summary["precision"]["total"], 4, "{summary}");
+    assert_eq!(summary["precision"]["supported"], 1, "{summary}");
+    let ids = |path: &std::path::Path| -> Vec<String> {
+        let mut ids: Vec<String> = std::fs::read_to_string(path)
+            .expect("results")
+            .lines()
+            .map(|l| {
+                serde_json::from_str::<Value>(l).expect("line")["id"]
+                    .as_str()
+                    .unwrap_or("")
+                    .to_string()
+            })
+            .collect();
+        ids.sort();
+        ids
+    };
+    let after_first = ids(&results);
+    assert_eq!(after_first.len(), 4);
+    assert!(
+        after_first.iter().all(|id| id.starts_with("g#")),
+        "{after_first:?}"
+    );
+
+    // A second answer appended: --resume verifies only its statements.
+    std::fs::write(&input, format!("{first}\nnot json\n{second}\n")).expect("write");
+    let summary = batch(&["--resume"]);
+    assert_eq!(summary["claims_resumed"], 4, "{summary}");
+    assert_eq!(
+        summary["claims_verified"], 4,
+        "only the new answer's statements: {summary}"
+    );
+    // The summary covers every cited statement of both answers.
+    assert_eq!(summary["precision"]["total"], 8, "{summary}");
+    assert_eq!(summary["precision"]["supported"], 2, "{summary}");
+    let after_resume = ids(&results);
+    assert_eq!(after_resume.len(), 8);
+    assert_eq!(
+        after_resume
+            .iter()
+            .filter(|id| id.starts_with("m#"))
+            .count(),
+        4
+    );
+}

@@ -33,6 +33,7 @@ pub mod aggregate;
 pub mod content;
 pub mod extract;
 pub mod fetch;
+pub mod fragment;
 pub mod guard;
 pub mod judge;
 pub mod model;

@@ -30,6 +30,7 @@
 //! ```
 
 pub mod aggregate;
+pub mod anchor;
 pub mod content;
 pub mod extract;
 pub mod fetch;

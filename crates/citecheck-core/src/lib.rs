@@ -31,6 +31,7 @@
 
 pub mod aggregate;
 pub mod anchor;
+pub mod archive;
 pub mod content;
 pub mod extract;
 pub mod fetch;

@@ -15,7 +15,7 @@ use crate::aggregate;
 use crate::fetch::{FetchOutcome, Fetcher, Page, Rejection};
 use crate::guard;
 use crate::judge::Judge;
-use crate::model::{ClaimVerdict, Label, Reason, UrlVerdict, VerdictMeta};
+use crate::model::{ClaimVerdict, FollowUp, Label, Reason, UrlVerdict, VerdictMeta};
 use crate::passage::{self, PassageError, DEFAULT_MAX_WORDS};
 use crate::rank::{PagePassages, Ranker, DEFAULT_TOP_K};
 
@@ -271,6 +271,7 @@ impl Verifier {
                 fetched_at: Some(prepared.fetched_at.clone()),
                 crawl_cost: page.cost,
             }),
+            follow_up: FollowUp::default(),
         };
 
         let top = match self.top_passages(claim, &prepared, top_k).await {

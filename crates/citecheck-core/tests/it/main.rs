@@ -1,5 +1,6 @@
 //! citecheck-core's integration tests: one binary, split by feature.
 
+pub mod archive;
 mod crawlbase;
 mod fetch;
 mod judges;

@@ -6,6 +6,10 @@
 //! only when the [`guard`] finds the quote in the passages. [`aggregate`] turns the citations'
 //! labels into the claim's label. [`Verifier`] runs it all.
 //!
+//! A reader can follow each verdict: an accepted quote is located in the page ([`anchor`]) and
+//! linked with a text fragment ([`fragment`]), and a dead link can be looked up in the
+//! Internet Archive ([`archive`]) to tell link rot from a possibly fabricated URL.
+//!
 //! Every I/O boundary is a trait ([`Fetcher`], [`Ranker`], [`Judge`]) held as `Arc<dyn _>`;
 //! everything else is a pure function. A failed citation is a value ([`UrlVerdict`] with a
 //! [`Reason`]), never an error.
@@ -46,6 +50,9 @@ pub mod verifier;
 
 pub use fetch::Fetcher;
 pub use judge::Judge;
-pub use model::{ClaimVerdict, JudgeInfo, Label, Reason, TokenUsage, UrlVerdict, VerdictMeta};
+pub use model::{
+    ArchiveInfo, ArchiveStatus, ClaimVerdict, EvidenceOffsets, FollowUp, JudgeInfo, Label, Reason,
+    TokenUsage, UrlVerdict, VerdictMeta,
+};
 pub use rank::Ranker;
 pub use verifier::{Fetched, PreparedPage, Verifier, VerifyOptions};

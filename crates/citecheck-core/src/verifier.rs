@@ -12,6 +12,8 @@ use tokio::sync::Semaphore;
 use tracing::Instrument;
 
 use crate::aggregate;
+use crate::anchor;
+use crate::archive::ArchiveClient;
 use crate::fetch::{FetchOutcome, Fetcher, Page, Rejection};
 use crate::guard;
 use crate::judge::Judge;
@@ -73,6 +75,14 @@ pub enum Fetched {
     Rejected(Rejection),
 }
 
+/// Asking a web archive about citations that ended dead.
+#[derive(Clone)]
+pub struct ArchiveCheck {
+    pub client: Arc<ArchiveClient>,
+    /// Also judge the claim against the archived copy (`archive.verdict`).
+    pub judge_archived: bool,
+}
+
 /// Runs the pipeline. Cheap to share behind an `Arc`; all stages are `Send + Sync`.
 pub struct Verifier {
     fetcher: Arc<dyn Fetcher>,
@@ -80,6 +90,7 @@ pub struct Verifier {
     judge: Arc<dyn Judge>,
     options: VerifyOptions,
     judge_permits: Arc<Semaphore>,
+    archive: Option<ArchiveCheck>,
 }
 
 impl Verifier {
@@ -107,7 +118,18 @@ impl Verifier {
             ranker,
             judge,
             options,
+            archive: None,
         })
+    }
+
+    /// Dead citations (see [`Reason::is_archive_candidate`]) are looked up in `archive`.
+    pub fn with_archive(mut self, archive: ArchiveCheck) -> Self {
+        self.archive = Some(archive);
+        self
+    }
+
+    pub fn archive(&self) -> Option<&ArchiveCheck> {
+        self.archive.as_ref()
     }
 
     pub fn fetcher(&self) -> &Arc<dyn Fetcher> {
@@ -224,7 +246,11 @@ impl Verifier {
         top_k: usize,
     ) -> UrlVerdict {
         match fetched {
-            Fetched::Rejected(rejection) => self.rejected_verdict(url, rejection),
+            Fetched::Rejected(rejection) => {
+                let mut verdict = self.rejected_verdict(url, rejection);
+                self.consult_archive(claim, &mut verdict, top_k).await;
+                verdict
+            }
             Fetched::Page(prepared) => {
                 self.judge_page(claim, url, Arc::clone(prepared), top_k)
                     .await
@@ -243,6 +269,40 @@ impl Verifier {
             ..VerdictMeta::default()
         });
         verdict
+    }
+
+    /// Asks the archive about a dead citation and, when asked to, judges the archived copy.
+    /// The citation's label, about the live URL, is left alone.
+    async fn consult_archive(&self, claim: &str, verdict: &mut UrlVerdict, top_k: usize) {
+        let Some(archive) = &self.archive else {
+            return;
+        };
+        let candidate = verdict
+            .reason
+            .as_ref()
+            .is_some_and(Reason::is_archive_candidate);
+        if !candidate || !archive.client.applies_to(&verdict.url) {
+            return;
+        }
+        let lookup = archive.client.lookup(&verdict.url).await;
+        let mut info = lookup.info;
+        if let (true, Some(raw)) = (archive.judge_archived, lookup.raw_snapshot_url) {
+            match self.fetcher.fetch(&raw).await {
+                FetchOutcome::Page(page) => {
+                    let prepared = Arc::new(self.prepare(page));
+                    let judged = self.judge_page(claim, &raw, prepared, top_k).await;
+                    info.verdict = Some(judged.label);
+                    info.evidence_quote = judged.evidence_quote;
+                }
+                FetchOutcome::Rejected(rejection) => {
+                    info.note = format!(
+                        "{}; the archived copy could not be read ({})",
+                        info.note, rejection.reason
+                    );
+                }
+            }
+        }
+        verdict.follow_up.archive = Some(info);
     }
 
     async fn judge_page(
@@ -312,6 +372,9 @@ impl Verifier {
                 if verdict.label == Label::NotFound && verdict.reason.is_none() && page.paywalled {
                     verdict.reason = Some(Reason::Paywall);
                 }
+                if let Some(quote) = verdict.evidence_quote.as_deref() {
+                    link_evidence(&mut verdict.follow_up, page, &top, quote);
+                }
             }
             Err(err) => {
                 tracing::warn!(error = %err, "judge failed");
@@ -343,6 +406,24 @@ impl Verifier {
             .into_iter()
             .filter_map(|i| prepared.passages.passages.get(i).cloned())
             .collect())
+    }
+}
+
+/// Sets the evidence link and offsets of an accepted quote. A quote the anchor cannot place
+/// (the guard accepted it, so only rendering can lose it) still links the page, with the
+/// quote as its one term.
+fn link_evidence(follow_up: &mut FollowUp, page: &Page, top: &[String], quote: &str) {
+    match anchor::evidence(&page.final_url, &page.markdown, top, quote) {
+        Some((url, offsets)) => {
+            follow_up.evidence_url = Some(url);
+            follow_up.evidence_offsets = Some(offsets);
+        }
+        None => {
+            let term = guard::normalise(&guard::strip_inline_markdown(quote));
+            if let Ok(directive) = crate::fragment::TextDirective::exact(term) {
+                follow_up.evidence_url = Some(crate::fragment::link(&page.final_url, &directive));
+            }
+        }
     }
 }
 
@@ -501,6 +582,14 @@ mod tests {
         let c = &result.citations[0];
         assert_eq!(c.label, Label::Contradicted);
         assert_eq!(c.evidence_quote.as_deref(), Some(WATER));
+        assert_eq!(
+            c.follow_up.evidence_url.as_deref(),
+            Some("https://site.example/final#:~:text=Water%20boils%20at%20100%20degrees%20Celsius%20at%20sea%20level.")
+        );
+        assert_eq!(
+            c.follow_up.evidence_offsets,
+            Some(crate::model::EvidenceOffsets { start: 0, end: 48 })
+        );
         assert_eq!(c.final_url.as_deref(), Some("https://site.example/final"));
         assert_eq!(c.original_status, Some(200));
         assert_eq!(c.rid.as_deref(), Some("rid-1"));

@@ -20,8 +20,9 @@ pub mod search;
 
 use std::ops::Range;
 
-use crate::fragment::TextDirective;
+use crate::fragment::{self, TextDirective};
 use crate::guard;
+use crate::model::EvidenceOffsets;
 use rendered::{Rendered, BLOCK_BREAK};
 
 /// Quotes up to this many characters are linked as one exact term; longer ones as a range (the
@@ -50,6 +51,25 @@ pub fn locate(markdown: &str, passages: &[String], quote: &str) -> Option<Anchor
     let offsets = char_offset(markdown, bytes.start)..char_offset(markdown, bytes.end);
     let directive = directive_for(&page.text, target)?;
     Some(Anchor { offsets, directive })
+}
+
+/// The evidence link and offsets for a verdict's quote: `final_url` with the quote's text
+/// directive, and the quote's range in `markdown`. `None` when the quote is not in the page
+/// (the guard found it in the passages, so this only happens when rendering loses it).
+pub fn evidence(
+    final_url: &str,
+    markdown: &str,
+    passages: &[String],
+    quote: &str,
+) -> Option<(String, EvidenceOffsets)> {
+    let anchor = locate(markdown, passages, quote)?;
+    Some((
+        fragment::link(final_url, &anchor.directive),
+        EvidenceOffsets {
+            start: anchor.offsets.start,
+            end: anchor.offsets.end,
+        },
+    ))
 }
 
 /// The character range of the quote in the rendered text.
@@ -348,6 +368,26 @@ mod tests {
         assert_eq!(
             a.directive,
             TextDirective::range("100 degrees.", "At altitude").expect("valid")
+        );
+    }
+
+    #[test]
+    fn the_evidence_link_is_the_final_url_with_the_directive() {
+        let md = "Intro.\n\nWater boils at 100 degrees Celsius at sea level.";
+        let (url, offsets) = evidence(
+            "https://site.example/final#section",
+            md,
+            &[md.to_string()],
+            "boils at 100 degrees",
+        )
+        .expect("found");
+        assert_eq!(
+            url,
+            "https://site.example/final#section:~:text=boils%20at%20100%20degrees"
+        );
+        assert_eq!(
+            slice(md, &(offsets.start..offsets.end)),
+            "boils at 100 degrees"
         );
     }
 

@@ -383,7 +383,9 @@ async fn a_judged_quote_links_to_its_place_on_the_page() {
     })
     .await;
     let url = format!("http://{addr}/articles/live");
-    let result = verifier(addr, false).verify(CLAIM, std::slice::from_ref(&url)).await;
+    let result = verifier(addr, false)
+        .verify(CLAIM, std::slice::from_ref(&url))
+        .await;
     let c = &result.citations[0];
     assert_eq!(c.label, Label::Supported, "{c:?}");
     assert_eq!(c.follow_up.archive, None, "a live page is not looked up");

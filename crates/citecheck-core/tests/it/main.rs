@@ -5,3 +5,4 @@ mod crawlbase;
 mod fetch;
 mod judges;
 mod site;
+mod text_fragments;

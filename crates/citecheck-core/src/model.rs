@@ -100,6 +100,8 @@ pub enum Reason {
     EvidenceQuoteNotInSource,
     /// The judge failed (transport, malformed answer, refusal); see the audit for the cause.
     JudgeError,
+    /// The ranker failed (its model missing or broken), so no judge was asked; see `detail`.
+    RankerError,
     /// A crawling service could not fetch the page after retries.
     CrawlFailed,
 }
@@ -127,6 +129,7 @@ impl Reason {
             Reason::Paywall => "paywall",
             Reason::EvidenceQuoteNotInSource => "evidence_quote_not_in_source",
             Reason::JudgeError => "judge_error",
+            Reason::RankerError => "ranker_error",
             Reason::CrawlFailed => "crawl_failed",
         };
         fixed.to_string()
@@ -160,6 +163,7 @@ impl Reason {
             "paywall" => Reason::Paywall,
             "evidence_quote_not_in_source" => Reason::EvidenceQuoteNotInSource,
             "judge_error" => Reason::JudgeError,
+            "ranker_error" => Reason::RankerError,
             "crawl_failed" => Reason::CrawlFailed,
             _ => return None,
         };
@@ -537,6 +541,7 @@ mod tests {
             Reason::Paywall,
             Reason::EvidenceQuoteNotInSource,
             Reason::JudgeError,
+            Reason::RankerError,
             Reason::CrawlFailed,
         ];
         for reason in all {

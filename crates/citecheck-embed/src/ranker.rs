@@ -191,8 +191,8 @@ impl Ranker for EmbeddingRanker {
             return Ok(Vec::new());
         }
         let scores = self.scores(claim, page).map_err(|e| match e {
-            EmbedError::ModelUnavailable { .. } => RankError::ModelUnavailable(e.to_string()),
-            other => RankError::Failed(other.to_string()),
+            EmbedError::ModelUnavailable { .. } => RankError::ModelUnavailable(Box::new(e)),
+            other => RankError::Failed(Box::new(other)),
         })?;
         Ok(best_indices(
             scores

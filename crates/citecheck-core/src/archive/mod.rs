@@ -9,20 +9,19 @@
 //! availability API is not used because it answers empty for pages that are archived.
 //!
 //! Guarantees: a lookup never fails a verification (every failure is `lookup_failed` with a
-//! note); it has short timeouts, backs off on 429/503 honouring `Retry-After` up to a bound,
-//! and can share a per-host permit pool with the fetcher. The base URL is configurable
-//! ([`ARCHIVE_URL_VAR`]), which is how tests point it at a mock on 127.0.0.1; and a URL on a
+//! note); it has short timeouts and backs off on 429/503 honouring `Retry-After` up to a bound
+//! (the verifier also holds one of the archive host's permits from its per-host limit). The
+//! base URL is configurable ([`ARCHIVE_URL_VAR`]), which is how tests point it at a mock on
+//! 127.0.0.1; and a URL on a
 //! private or loopback address, or under a name reserved for tests and documentation, is never
 //! looked up on a public archive ([`worth_asking`]), so test fixtures never reach the internet.
 
 pub mod cdx;
 
 use std::net::IpAddr;
-use std::sync::Arc;
 use std::time::Duration;
 
 use reqwest::StatusCode;
-use tokio::sync::Semaphore;
 use url::{Host, Url};
 
 use crate::fetch::address::classify;
@@ -93,7 +92,6 @@ pub struct ArchiveClient {
     http: reqwest::Client,
     base: Url,
     options: ArchiveOptions,
-    host_permits: Option<Arc<Semaphore>>,
 }
 
 impl ArchiveClient {
@@ -116,27 +114,11 @@ impl ArchiveClient {
             http,
             base,
             options,
-            host_permits: None,
         })
-    }
-
-    /// Lookups take a permit from `permits`, the pool that bounds requests to the archive's
-    /// host (shared with the fetcher, so a batch of dead links does not flood the archive).
-    pub fn with_host_permits(mut self, permits: Arc<Semaphore>) -> Self {
-        self.host_permits = Some(permits);
-        self
     }
 
     pub fn base_url(&self) -> &Url {
         &self.base
-    }
-
-    /// The archive's host, for a per-host limiter.
-    pub fn host(&self) -> String {
-        self.base
-            .host_str()
-            .unwrap_or_default()
-            .to_ascii_lowercase()
     }
 
     /// Whether `url` should be looked up on this archive at all (see [`worth_asking`]).
@@ -146,11 +128,6 @@ impl ArchiveClient {
 
     /// Asks the archive about `url`. Never fails: a failure is `lookup_failed`.
     pub async fn lookup(&self, url: &str) -> Lookup {
-        let _permit = match &self.host_permits {
-            // The pool is never closed; without a permit the lookup is only less polite.
-            Some(permits) => permits.acquire().await.ok(),
-            None => None,
-        };
         match self.latest_capture(url).await {
             Ok(Some(capture)) => {
                 let prefix = self.base.as_str().trim_end_matches('/');

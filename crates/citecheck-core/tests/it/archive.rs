@@ -22,7 +22,7 @@ use citecheck_core::judge::LocalJudge;
 use citecheck_core::model::ArchiveStatus;
 use citecheck_core::rank::Bm25Ranker;
 use citecheck_core::verifier::ArchiveCheck;
-use citecheck_core::{Label, Reason, Verifier, VerifyOptions};
+use citecheck_core::{Check, Label, Reason, Verifier};
 
 /// How the mock answers a CDX query for one URL.
 #[derive(Clone)]
@@ -291,17 +291,18 @@ fn verifier(addr: SocketAddr, judge_archived: bool) -> Verifier {
         ..FetchOptions::default()
     })
     .expect("fetcher");
-    Verifier::new(
+    Verifier::builder(
         Arc::new(fetcher),
         Arc::new(Bm25Ranker),
         Arc::new(LocalJudge::default()),
-        VerifyOptions::default(),
     )
-    .expect("verifier")
-    .with_archive(ArchiveCheck {
+    .shared_pages(16, 2)
+    .archive(ArchiveCheck {
         client: Arc::new(client(addr)),
         judge_archived,
     })
+    .build()
+    .expect("verifier")
 }
 
 #[tokio::test]
@@ -324,7 +325,7 @@ async fn a_dead_citation_says_whether_it_rotted_and_what_the_archived_copy_says(
     let invented = format!("http://{addr}/articles/never-was");
 
     let result = verifier(addr, true)
-        .verify(CLAIM, &[rotted.clone(), invented.clone()])
+        .verify(Check::new(CLAIM, [rotted.clone(), invented.clone()]))
         .await;
     let (rot, fake) = (&result.citations[0], &result.citations[1]);
     // The live labels do not change.
@@ -344,7 +345,9 @@ async fn a_dead_citation_says_whether_it_rotted_and_what_the_archived_copy_says(
     assert_eq!(archive.verdict, None);
 
     // Without --archive-verify the archived copy is not judged.
-    let plain = verifier(addr, false).verify(CLAIM, &[rotted]).await;
+    let plain = verifier(addr, false)
+        .verify(Check::new(CLAIM, [rotted]))
+        .await;
     let archive = plain.citations[0]
         .follow_up
         .archive
@@ -364,7 +367,7 @@ async fn a_failed_lookup_never_fails_the_verification() {
     })
     .await;
     let result = verifier(addr, true)
-        .verify(CLAIM, &[format!("http://{addr}/articles/x")])
+        .verify(Check::new(CLAIM, [format!("http://{addr}/articles/x")]))
         .await;
     let c = &result.citations[0];
     assert_eq!(c.label, Label::Unreachable);
@@ -384,7 +387,7 @@ async fn a_judged_quote_links_to_its_place_on_the_page() {
     .await;
     let url = format!("http://{addr}/articles/live");
     let result = verifier(addr, false)
-        .verify(CLAIM, std::slice::from_ref(&url))
+        .verify(Check::new(CLAIM, [url.clone()]))
         .await;
     let c = &result.citations[0];
     assert_eq!(c.label, Label::Supported, "{c:?}");

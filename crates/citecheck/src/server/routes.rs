@@ -5,7 +5,7 @@ use axum::extract::State;
 use axum::http::{header, Method, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use citecheck_core::ClaimVerdict;
+use citecheck_core::{Check, ClaimVerdict, Origin};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -164,22 +164,14 @@ pub async fn verify(
     })?;
     let _slot = state.limiter().try_acquire()?;
     let _in_flight = state.metrics().verification_started();
-    let verdict = within_deadline(
-        state.limits().request_deadline,
-        verifier.verify_with_top_k(
-            &request.claim,
-            &request.urls,
-            request.top_k.unwrap_or(verifier.options().top_k),
-        ),
-    )
-    .await?;
-    state.metrics().record_verdict(&verdict);
-    if let Some(recorder) = state.recorder() {
-        // Best effort: an audit failure is logged, and the client still gets its verdict.
-        recorder
-            .record(&verdict, &crate::audit::RunInfo::new("api"))
-            .await;
+    let mut check = Check::new(request.claim, request.urls).origin(Origin::new("api"));
+    if let Some(top_k) = request.top_k {
+        check = check.top_k(top_k);
     }
+    // The verifier records the verdict when the service keeps an audit index (best effort: a
+    // failure is logged, and the client still gets its verdict).
+    let verdict = within_deadline(state.limits().request_deadline, verifier.verify(check)).await?;
+    state.metrics().record_verdict(&verdict);
     tracing::info!(
         overall = %verdict.overall,
         citations = verdict.citations.len(),

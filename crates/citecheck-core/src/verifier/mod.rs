@@ -23,7 +23,7 @@ use crate::judge::Judge;
 use crate::model::{ClaimVerdict, FollowUp, JudgeInfo, Label, Reason, UrlVerdict, VerdictMeta};
 use crate::passage::{self, DEFAULT_MAX_WORDS};
 use crate::rank::{PagePassages, RankError, Ranker, DEFAULT_TOP_K};
-use crate::store::{Origin, PageStore, VerdictRecorder};
+use crate::store::{LastSeen, Origin, PageStore, VerdictRecorder};
 
 mod builder;
 mod check;
@@ -178,13 +178,45 @@ impl Verifier {
                     .cloned()
             })
             .collect();
-        let verdict = ClaimVerdict {
+        let mut verdict = ClaimVerdict {
             overall: aggregate::claim_label(citations.iter().map(|c| c.label)),
             claim,
             citations,
         };
+        self.annotate_drift(&mut verdict).await;
         self.record(&verdict, &origin).await;
         verdict
+    }
+
+    /// Says, for each citation whose URL the recorder already holds, when it was last seen and
+    /// whether the page changed since: one lookup per distinct URL, before the new rows are
+    /// written. A failed lookup leaves the citation as it is.
+    async fn annotate_drift(&self, verdict: &mut ClaimVerdict) {
+        let Some(recorder) = &self.recorder else {
+            return;
+        };
+        let mut seen: HashMap<String, Option<LastSeen>> = HashMap::new();
+        for citation in &mut verdict.citations {
+            if !seen.contains_key(&citation.url) {
+                let last = match recorder.last_seen(&citation.url).await {
+                    Ok(last) => last,
+                    Err(err) => {
+                        tracing::debug!(error = %error_chain(err.as_ref()), "drift not checked");
+                        None
+                    }
+                };
+                seen.insert(citation.url.clone(), last);
+            }
+            let Some(Some(last)) = seen.get(&citation.url) else {
+                continue;
+            };
+            let now = citation
+                .meta
+                .as_ref()
+                .and_then(|m| m.content_sha256.as_deref());
+            citation.follow_up.previously_seen = Some(last.recorded_at.clone());
+            citation.follow_up.changed_since = last.changed(now);
+        }
     }
 
     async fn record(&self, verdict: &ClaimVerdict, origin: &Origin) {
@@ -780,6 +812,89 @@ mod tests {
                 .push((verdict.claim.clone(), origin.clone()));
             Ok(())
         }
+    }
+
+    /// Holds earlier verdicts by URL and counts the lookups.
+    struct History {
+        last: HashMap<&'static str, LastSeen>,
+        lookups: AtomicUsize,
+    }
+
+    #[async_trait]
+    impl VerdictRecorder for History {
+        async fn record(
+            &self,
+            _: &ClaimVerdict,
+            _: &Origin,
+        ) -> Result<(), crate::store::StoreError> {
+            Ok(())
+        }
+
+        async fn last_seen(&self, url: &str) -> Result<Option<LastSeen>, crate::store::StoreError> {
+            self.lookups.fetch_add(1, Ordering::SeqCst);
+            Ok(self.last.get(url).cloned())
+        }
+    }
+
+    #[tokio::test]
+    async fn drift_says_when_a_url_was_seen_and_whether_its_page_changed() {
+        let same = format!("{:x}", Sha256::digest(WATER.as_bytes()));
+        let history = Arc::new(History {
+            last: HashMap::from([
+                (
+                    "https://a.example/same",
+                    LastSeen {
+                        recorded_at: "2025-03-01T12:00:00Z".into(),
+                        content_sha256: Some(same),
+                    },
+                ),
+                (
+                    "https://a.example/edited",
+                    LastSeen {
+                        recorded_at: "2025-03-02T12:00:00Z".into(),
+                        content_sha256: Some("0".repeat(64)),
+                    },
+                ),
+            ]),
+            lookups: AtomicUsize::new(0),
+        });
+        let fetcher = Arc::new(FakeFetcher::new(vec![
+            ("https://a.example/same", page(WATER)),
+            ("https://a.example/edited", page(WATER)),
+            ("https://a.example/new", page(WATER)),
+        ]));
+        let v = Verifier::builder(
+            fetcher,
+            Arc::new(Bm25Ranker),
+            judge_saying(JudgeLabel::Supported, Some(WATER)),
+        )
+        .recorder(Arc::clone(&history) as Arc<dyn VerdictRecorder>)
+        .build()
+        .expect("valid");
+        let urls = [
+            "https://a.example/same",
+            "https://a.example/edited",
+            "https://a.example/new",
+            "https://a.example/same",
+        ];
+        let result = v.verify(Check::new(WATER, urls)).await;
+        let f = |i: usize| &result.citations[i].follow_up;
+        assert_eq!(
+            f(0).previously_seen.as_deref(),
+            Some("2025-03-01T12:00:00Z")
+        );
+        assert_eq!(f(0).changed_since, Some(false));
+        assert_eq!(f(1).changed_since, Some(true));
+        assert_eq!(
+            (f(2).previously_seen.clone(), f(2).changed_since),
+            (None, None)
+        );
+        assert_eq!(f(3), f(0));
+        assert_eq!(
+            history.lookups.load(Ordering::SeqCst),
+            3,
+            "one lookup per URL"
+        );
     }
 
     fn unstamped(markdown: &str) -> FetchOutcome {

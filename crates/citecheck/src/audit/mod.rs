@@ -14,7 +14,7 @@ use std::time::{Duration, SystemTime};
 
 use anyhow::Context;
 use async_trait::async_trait;
-use citecheck_core::store::{StoreError, VerdictRecorder};
+use citecheck_core::store::{LastSeen, StoreError, VerdictRecorder};
 use citecheck_core::{ClaimVerdict, Origin};
 use rusqlite::{params, Connection, OpenFlags};
 use serde::{Deserialize, Serialize};
@@ -276,6 +276,10 @@ impl VerdictRecorder for AuditStore {
     async fn record(&self, verdict: &ClaimVerdict, origin: &Origin) -> Result<(), StoreError> {
         AuditStore::record(self, verdict, origin).await?;
         Ok(())
+    }
+
+    async fn last_seen(&self, url: &str) -> Result<Option<LastSeen>, StoreError> {
+        Ok(AuditStore::last_seen(self, url).await?)
     }
 }
 

@@ -80,7 +80,17 @@ pub fn write(
          <div class=\"figure\"><div class=\"value\">{total}</div><div class=\"caption\">citations\
          <br>{contradicted} contradicted</div></div>\
          <div class=\"figure\"><div class=\"value\">{dead}</div><div class=\"caption\">dead links\
-         <br>{failed} fetch failures</div></div></section>",
+         <br>{failed} fetch failures</div></div>\
+         <div class=\"figure\"><div class=\"value\" id=\"link-rot\">{rot}</div>\
+         <div class=\"caption\">link rot (archived before)<br><span id=\"never-archived\">{never}\
+         </span> never archived: possibly fabricated{unknown}</div></div></section>",
+        rot = s.archive.link_rot,
+        never = s.archive.never_archived,
+        unknown = if s.archive.lookup_failed > 0 {
+            format!("<br>{} archive lookups failed", s.archive.lookup_failed)
+        } else {
+            String::new()
+        },
         cp = percent(p.citation()),
         rp = percent(p.reachable_only()),
         sup = p.supported,

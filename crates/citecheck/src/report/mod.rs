@@ -184,6 +184,9 @@ pub fn totals(source: &Source) -> anyhow::Result<Totals> {
     source.scan(&[], |row| {
         let reason = row.reason.as_deref().and_then(Reason::parse);
         totals.summary.add_parts(row.label, reason.as_ref());
+        if let Some(archive) = &row.archive {
+            totals.summary.add_archive(archive.status);
+        }
         totals.domains.entry(row.domain()).or_default().by_label[label_index(row.label)] += 1;
         Ok(())
     })?;

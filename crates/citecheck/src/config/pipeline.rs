@@ -421,6 +421,43 @@ mod tests {
         );
         assert_eq!(from_file.fetch.user_agent, defaults.fetch.user_agent);
         assert_eq!(from_file.fetch.guard.enabled, defaults.fetch.guard.enabled);
+        let (a, b) = (
+            from_file.archive.expect("on in the example"),
+            defaults.archive.expect("on by default"),
+        );
+        assert_eq!(a.options.base_url, b.options.base_url);
+        assert_eq!(a.options.timeout, b.options.timeout);
+        assert_eq!(a.judge_archived, b.judge_archived);
+    }
+
+    #[test]
+    fn archive_lookups_follow_flags_over_the_file() {
+        let off: FileConfig = toml::from_str("[archive]\nenabled = false\n").expect("toml");
+        assert!(Settings::merge_with_env(&args(&[]), &off, |_| None)
+            .expect("valid")
+            .archive
+            .is_none());
+        let s = Settings::merge_with_env(&args(&["--no-archive=false"]), &off, |_| None)
+            .expect("valid");
+        assert!(s.archive.is_some(), "the flag wins over the file");
+        let s =
+            Settings::merge_with_env(&args(&["--no-archive"]), &FileConfig::default(), |_| None)
+                .expect("valid");
+        assert!(s.archive.is_none());
+        let file: FileConfig =
+            toml::from_str("[archive]\nurl = \"http://127.0.0.1:9\"\nverify = true\n")
+                .expect("toml");
+        let s = Settings::merge_with_env(&args(&[]), &file, |_| None).expect("valid");
+        let archive = s.archive.expect("on");
+        assert_eq!(archive.options.base_url, "http://127.0.0.1:9");
+        assert!(archive.judge_archived);
+        let err = Settings::merge_with_env(
+            &args(&["--archive-url", "web.archive.org"]),
+            &FileConfig::default(),
+            |_| None,
+        )
+        .expect_err("not a URL");
+        assert!(err.to_string().contains("CITECHECK_ARCHIVE_URL"), "{err}");
     }
 
     #[test]

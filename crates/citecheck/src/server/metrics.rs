@@ -258,7 +258,7 @@ impl Metrics {
         let outcome = match result {
             Ok(_) => "ok",
             Err(JudgeError::MissingKey { .. }) => "missing_key",
-            Err(JudgeError::Transport(_)) => "transport_error",
+            Err(JudgeError::Transport { .. }) => "transport_error",
             Err(JudgeError::Status { .. }) => "status_error",
             Err(JudgeError::InvalidAnswer(_)) => "invalid_answer",
             Err(JudgeError::Refusal(_)) => "refusal",

@@ -391,6 +391,56 @@ mod tests {
         );
     }
 
+    mod property {
+        use proptest::prelude::*;
+
+        use super::super::*;
+
+        /// Word offsets (start char of each word) of a single-block text of single spaces.
+        fn word_starts(text: &[char]) -> Vec<usize> {
+            (0..text.len())
+                .filter(|&i| i == 0 || text[i - 1] == ' ')
+                .collect()
+        }
+
+        proptest! {
+            // Pages from a four-word vocabulary repeat themselves a lot: the directive must land
+            // on the chosen words, unless even six words of context on each side cannot tell
+            // this occurrence from another.
+            #[test]
+            fn a_directive_lands_on_its_target_or_the_target_is_truly_ambiguous(
+                words in proptest::collection::vec(
+                    prop_oneof![Just("salt"), Just("water"), Just("boils"), Just("fast")],
+                    3..60,
+                ),
+                pick in (0usize..1000, 1usize..8),
+            ) {
+                let text: Vec<char> = words.join(" ").chars().collect();
+                let starts = word_starts(&text);
+                let first = pick.0 % starts.len();
+                let last = (first + pick.1).min(starts.len()) - 1;
+                let start = starts[first];
+                let end = starts
+                    .get(last + 1)
+                    .map_or(text.len(), |next| next - 1);
+                let d = directive_for(&text, start..end).expect("a directive");
+                let landed = search::find(&text, &d);
+                if landed != Some(start..end) {
+                    let from = starts[first.saturating_sub(MAX_CONTEXT_WORDS)];
+                    let to = starts
+                        .get(last + 1 + MAX_CONTEXT_WORDS)
+                        .map_or(text.len(), |next| next - 1);
+                    let window = &text[from..to];
+                    let elsewhere = text
+                        .windows(window.len())
+                        .enumerate()
+                        .any(|(i, w)| i != from && w == window);
+                    prop_assert!(elsewhere, "{d:?} landed on {landed:?}, wanted {:?}", start..end);
+                }
+            }
+        }
+    }
+
     #[test]
     fn an_absent_quote_has_no_anchor() {
         assert_eq!(locate("Water boils.", &[], "Water freezes."), None);

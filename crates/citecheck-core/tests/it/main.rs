@@ -3,4 +3,5 @@
 mod crawlbase;
 mod fetch;
 mod judges;
+mod pdf;
 mod site;

@@ -286,6 +286,19 @@ pub struct GlobalArgs {
     )]
     pub allow_hosts: Vec<String>,
 
+    /// Leave PDFs unread (reason `pdf_unsupported`) instead of extracting their text.
+    #[arg(
+        long,
+        global = true,
+        env = "CITECHECK_NO_PDF",
+        value_parser = BoolishValueParser::new(),
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "true",
+        value_name = "BOOL"
+    )]
+    pub no_pdf: Option<bool>,
+
     /// More detail on stderr (-v: progress, -vv: debug); also adds token usage to text output.
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,

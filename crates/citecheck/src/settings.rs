@@ -11,6 +11,7 @@ use std::time::Duration;
 use citecheck_core::fetch::direct::{self, FetchOptions};
 use citecheck_core::fetch::resolve::GuardPolicy;
 use citecheck_core::judge::{LlmJudgeConfig, LlmProvider, SecretString};
+use citecheck_core::pdf::PdfLimits;
 use citecheck_core::rank::DEFAULT_TOP_K;
 use citecheck_core::verifier::{
     VerifyOptions, DEFAULT_FETCH_CONCURRENCY, DEFAULT_JUDGE_CONCURRENCY,
@@ -74,6 +75,7 @@ pub struct FetchSection {
     pub user_agent: Option<String>,
     pub allow_private_hosts: Option<bool>,
     pub allowed_hosts: Option<Vec<String>>,
+    pub read_pdfs: Option<bool>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -312,6 +314,12 @@ impl Settings {
                 enabled: !allow_private,
                 allowed_hosts,
             },
+            pdf: args
+                .no_pdf
+                .map(|off| !off)
+                .or(file.fetch.read_pdfs)
+                .unwrap_or(true)
+                .then(PdfLimits::default),
             ..FetchOptions::default()
         };
         let verify = VerifyOptions {
@@ -479,6 +487,23 @@ mod tests {
         );
         assert_eq!(from_file.fetch.user_agent, defaults.fetch.user_agent);
         assert_eq!(from_file.fetch.guard.enabled, defaults.fetch.guard.enabled);
+        assert_eq!(from_file.fetch.pdf, defaults.fetch.pdf);
+    }
+
+    #[test]
+    fn pdfs_are_read_unless_the_flag_or_the_file_says_no() {
+        let read = |flags: &[&str], toml_text: &str| {
+            let file: FileConfig = toml::from_str(toml_text).expect("valid toml");
+            Settings::merge_with_env(&args(flags), file, |_| None)
+                .expect("valid")
+                .fetch
+                .pdf
+                .is_some()
+        };
+        assert!(read(&[], ""));
+        assert!(!read(&["--no-pdf"], ""));
+        assert!(!read(&[], "[fetch]\nread_pdfs = false\n"));
+        assert!(read(&["--no-pdf=false"], "[fetch]\nread_pdfs = false\n"));
     }
 
     #[test]

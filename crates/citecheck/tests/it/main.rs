@@ -7,6 +7,7 @@ mod cli;
 mod devset;
 mod example;
 mod model;
+mod pdf;
 mod report;
 mod server;
 mod server_audit;

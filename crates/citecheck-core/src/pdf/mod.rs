@@ -1,7 +1,8 @@
 //! PDF bytes -> normalised plain text, within a time and memory budget.
 //!
-//! [`read`] extracts the text of each page (see [`extract`] for the two libraries it uses, chosen
-//! by measurement in BENCHMARKS.md) and hands the pages to [`normalise::pages_to_text`]. It
+//! [`read`] extracts the text of each page (with two libraries, chosen by measurement in
+//! BENCHMARKS.md; the private `extract` module says which does what) and hands the pages to
+//! [`normalise::pages_to_text`]. It
 //! refuses, with a typed error, what has no text to quote: a document that needs a password
 //! ([`PdfError::Encrypted`]) and a scan without a text layer ([`PdfError::NoText`]). Hostile input
 //! is bounded three ways: every compressed stream may inflate to at most
@@ -95,8 +96,8 @@ pub fn read(bytes: &[u8], limits: &PdfLimits) -> Result<PdfText, PdfError> {
 
 /// Reads the text of a PDF on the blocking pool, waiting at most `limits.timeout`.
 ///
-/// A blocking thread cannot be stopped from outside; the page loop checks the same deadline, so
-/// a worker that is given up on stops at its next page.
+/// A blocking thread cannot be stopped from outside; the reader checks the same deadline for
+/// every character it lays out, so a worker that is given up on stops soon after.
 pub async fn read_blocking(bytes: Vec<u8>, limits: PdfLimits) -> Result<PdfText, PdfError> {
     let work = tokio::task::spawn_blocking(move || read(&bytes, &limits));
     match tokio::time::timeout(limits.timeout, work).await {

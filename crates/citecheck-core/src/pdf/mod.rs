@@ -2,12 +2,11 @@
 //!
 //! [`read`] extracts the text of each page (with two libraries, chosen by measurement in
 //! BENCHMARKS.md; the private `extract` module says which does what) and hands the pages to
-//! [`normalise::pages_to_text`]. It
-//! refuses, with a typed error, what has no text to quote: a document that needs a password
-//! ([`PdfError::Encrypted`]) and a scan without a text layer ([`PdfError::NoText`]). Hostile input
-//! is bounded three ways: every compressed stream may inflate to at most
-//! [`PdfLimits::max_stream_bytes`], at most [`PdfLimits::max_pages`] pages are read, and the
-//! deadline is checked for every character placed on a page.
+//! [`normalise::pages_to_text`]. It refuses, with a typed error, what has no text to quote: a
+//! document that needs a password ([`PdfError::Encrypted`]) and a scan without a text layer
+//! ([`PdfError::NoText`]). Hostile input is bounded three ways: every compressed stream may
+//! inflate to at most [`PdfLimits::max_stream_bytes`], at most [`PdfLimits::max_pages`] pages are
+//! read, and the deadline is checked for every character placed on a page.
 //! [`read_blocking`] runs all of that on the blocking pool, away from the executor threads that
 //! serve I/O, and gives up waiting when the deadline has passed. A panic inside the parser
 //! becomes [`PdfError::Malformed`], never the caller's panic.

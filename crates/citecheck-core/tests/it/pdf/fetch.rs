@@ -15,7 +15,7 @@ use axum::Router;
 use citecheck_core::fetch::{FetchOptions, FetchOutcome, Fetcher};
 use citecheck_core::judge::LocalJudge;
 use citecheck_core::rank::Bm25Ranker;
-use citecheck_core::{Label, Reason, Verifier, VerifyOptions};
+use citecheck_core::{Check, Label, Reason, Verifier};
 
 use super::{make, paper, PAPER_SENTENCES};
 use crate::fetch::{fetcher, options, page, rejection, summary};
@@ -163,12 +163,12 @@ async fn with_pdf_reading_off_a_pdf_is_unsupported_and_a_pdf_path_never_requeste
 async fn a_claim_from_a_pdf_is_supported_with_a_verbatim_quote() {
     let site = PdfSite::start().await;
     let fetcher = fetcher(options());
-    let verifier = Verifier::new(
+    let verifier = Verifier::builder(
         Arc::new(fetcher),
         Arc::new(Bm25Ranker),
         Arc::new(LocalJudge::default()),
-        VerifyOptions::default(),
     )
+    .build()
     .expect("the verifier builds");
     let url = site.url("paper.pdf");
     let text = match fetcher_text(&url).await {
@@ -176,13 +176,9 @@ async fn a_claim_from_a_pdf_is_supported_with_a_verbatim_quote() {
         None => panic!("the PDF does not read"),
     };
 
-    let verdict = verifier
-        .verify(
-            "The tracing compiler ran the efficient loops up to seven times faster than the \
-             baseline interpreter.",
-            std::slice::from_ref(&url),
-        )
-        .await;
+    let claim = "The tracing compiler ran the efficient loops up to seven times faster than the \
+                 baseline interpreter.";
+    let verdict = verifier.verify(Check::new(claim, [url.clone()])).await;
 
     let citation = &verdict.citations[0];
     assert_eq!(verdict.overall, Label::Supported, "{citation:?}");

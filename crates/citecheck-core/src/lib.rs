@@ -50,6 +50,7 @@ pub mod guard;
 pub mod judge;
 pub mod model;
 pub mod passage;
+pub mod pdf;
 pub mod rank;
 pub mod retry;
 pub mod store;

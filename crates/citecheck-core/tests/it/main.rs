@@ -4,5 +4,6 @@ pub mod archive;
 mod crawlbase;
 mod fetch;
 mod judges;
+mod pdf;
 mod site;
 mod text_fragments;

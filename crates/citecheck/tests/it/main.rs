@@ -9,6 +9,7 @@ mod devset;
 mod example;
 mod follow_up;
 mod model;
+mod pdf;
 mod report;
 mod server;
 mod server_answer;

@@ -19,6 +19,7 @@ pub mod eval;
 pub mod evidence;
 pub mod model;
 pub mod output;
+pub mod queue;
 pub mod replay;
 pub mod report;
 pub mod results;

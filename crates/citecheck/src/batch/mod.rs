@@ -15,6 +15,7 @@ use clap::Args;
 use crate::config::{at_least_one, BatchSection, Config};
 use crate::error::{AppError, EXIT_INTERRUPTED};
 use crate::output::Format;
+use crate::queue::command::{BatchAction, QueueArg};
 use crate::storage::Stores;
 
 pub mod input;
@@ -30,30 +31,44 @@ pub const DEFAULT_CONCURRENCY: usize = 4;
 
 /// `citecheck batch INPUT.jsonl`
 #[derive(Debug, Args)]
-#[command(after_help = BATCH_HELP)]
+#[command(after_help = BATCH_HELP, args_conflicts_with_subcommands = true)]
 pub struct BatchArgs {
+    /// A queued batch's `status` or `export` (with --queue).
+    #[command(subcommand)]
+    pub action: Option<BatchAction>,
+
     /// JSONL input: one {"id", "claim", "urls": [...]} per line.
     #[arg(value_name = "INPUT")]
-    pub input: PathBuf,
+    pub input: Option<PathBuf>,
+
+    /// Enqueue the claims in a PostgreSQL queue for `citecheck worker` processes instead of
+    /// verifying them here; prints the batch id. Idempotent on `id`.
+    #[command(flatten)]
+    pub queue: QueueArg,
+
+    /// The queued batch's id (default: the input's file name without extension).
+    #[arg(long, value_name = "BATCH", requires = "queue")]
+    pub batch_id: Option<String>,
 
     /// The CSV report: one row per citation, written as claims complete.
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH", conflicts_with = "queue")]
     pub out: Option<PathBuf>,
 
     /// The full verdicts: one JSON object per claim ({"id", "claim", "overall", "citations"}).
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH", conflicts_with = "queue")]
     pub jsonl: Option<PathBuf>,
 
     /// Also write a self-contained HTML report at the end.
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH", conflicts_with = "queue")]
     pub html: Option<PathBuf>,
 
     /// Continue a previous run: skip ids already in --jsonl (or --out) and append to it.
-    #[arg(long, conflicts_with_all = ["retry_failed", "force"])]
+    #[arg(long, conflicts_with_all = ["retry_failed", "force", "queue"])]
     pub resume: bool,
 
     /// Verify again only the citations whose fetch failed (timeouts, 5xx, 429, connection
     /// errors; not dead links) in --jsonl, and verify ids not yet there; rewrites the outputs.
+    /// With --queue: queues again the batch's claims whose fetches failed.
     #[arg(long, conflicts_with = "force")]
     pub retry_failed: bool,
 
@@ -99,7 +114,9 @@ impl BatchArgs {
             tracing::warn!("no --out, --jsonl or --html: only the summary will be kept");
         }
         Ok(BatchJob {
-            input: self.input.clone(),
+            input: self.input.clone().ok_or_else(|| {
+                AppError::usage("batch needs an INPUT file (or `batch status|export BATCH`)")
+            })?,
             csv: self.out.clone(),
             jsonl: self.jsonl.clone(),
             html: self.html.clone(),
@@ -136,6 +153,22 @@ fn new_run_id() -> String {
 /// `citecheck batch`: builds the pipeline and stores, runs, prints the summary on stdout.
 /// Returns the exit code: 0 when the input was processed, [`EXIT_INTERRUPTED`] after Ctrl-C.
 pub async fn run(args: &BatchArgs, config: &Config) -> Result<u8, AppError> {
+    if let Some(action) = &args.action {
+        return crate::queue::command::run(action).await;
+    }
+    if args.queue.queue.is_some() {
+        let url = args.queue.url("batch --queue")?;
+        let input = args
+            .input
+            .as_deref()
+            .ok_or_else(|| AppError::usage("batch --queue needs an INPUT file"))?;
+        let batch_id = match &args.batch_id {
+            Some(id) if !id.trim().is_empty() => id.clone(),
+            Some(_) => return Err(AppError::usage("--batch-id must not be empty")),
+            None => crate::queue::enqueue::default_batch_id(input)?,
+        };
+        return crate::queue::enqueue::run(&url, input, &batch_id, args.retry_failed).await;
+    }
     let job = args.job(&config.batch, config.quiet)?;
     let engine = crate::engine::build_off_executor(&config.pipeline).await?;
     let stores = match config.store_paths() {

@@ -70,6 +70,9 @@ pub enum ConfigError {
     Judge(#[source] JudgeConfigError),
     #[error("the Crawlbase fetcher is misconfigured")]
     Crawlbase(#[source] CrawlbaseError),
+    /// The PostgreSQL queue cannot be used (unreachable, a bad URL, a schema too new).
+    #[error("the queue is unavailable")]
+    Queue(#[from] crate::queue::QueueError),
     #[error("`{text}` is not a time: use 2025-03-01, 2025-03-01T12:00:00Z or an age like 24h")]
     NotATime {
         text: String,

@@ -7,6 +7,8 @@ mod cli;
 mod devset;
 mod example;
 mod model;
+mod queue;
+mod queue_support;
 mod report;
 mod server;
 mod server_audit;

@@ -24,7 +24,7 @@ async fn two_workers_share_a_batch_and_verify_every_claim_exactly_once() {
         return;
     };
     let dir = tempfile::tempdir().expect("temp dir");
-    let site = slow_site(Duration::from_millis(150)).await;
+    let site = slow_site(Duration::from_millis(150), Default::default()).await;
     let input = write_input(dir.path(), "facts.jsonl", &claims(&site, 20));
 
     let (stdout, stderr) = enqueue(dir.path(), &url, &input, "facts");
@@ -106,7 +106,7 @@ async fn a_worker_killed_mid_batch_leaves_its_claims_to_another_after_the_lease(
         return;
     };
     let dir = tempfile::tempdir().expect("temp dir");
-    let site = slow_site(Duration::from_millis(400)).await;
+    let site = slow_site(Duration::from_millis(400), Default::default()).await;
     let input = write_input(dir.path(), "facts.jsonl", &claims(&site, 12));
     enqueue(dir.path(), &url, &input, "facts");
     let client = connect(&url).await;
@@ -183,6 +183,34 @@ async fn a_worker_killed_mid_batch_leaves_its_claims_to_another_after_the_lease(
             "claim {id} finished by {by}"
         );
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_per_host_limit_holds_across_all_workers() {
+    let Some(url) = fresh_database().await else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let in_flight = std::sync::Arc::new(InFlight::default());
+    let site = slow_site(
+        Duration::from_millis(100),
+        std::sync::Arc::clone(&in_flight),
+    )
+    .await;
+    let input = write_input(dir.path(), "facts.jsonl", &claims(&site, 10));
+    enqueue(dir.path(), &url, &input, "facts");
+
+    // Each worker alone would fetch up to 4 pages of this host at once; together, 2 at most.
+    let flags = ["--until-empty", "--concurrency", "4", "--per-host", "2"];
+    let a = worker(dir.path(), &url, &flags);
+    let b = worker(dir.path(), &url, &flags);
+    let (status_a, err_a) = finish(a, Duration::from_secs(120)).await;
+    let (status_b, err_b) = finish(b, Duration::from_secs(120)).await;
+    assert!(status_a.success() && status_b.success(), "{err_a}\n{err_b}");
+    let max = in_flight.max.load(std::sync::atomic::Ordering::SeqCst);
+    assert_eq!(max, 2, "fetches at once on the one host, over both workers");
+    let client = connect(&url).await;
+    assert_eq!(audit_rows_per_claim(&client).await, two_rows_each(10));
 }
 
 fn record(id: &str) -> InputRecord {

@@ -4,6 +4,8 @@
 
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::Path as UrlPath;
@@ -59,13 +61,23 @@ pub async fn connect(url: &str) -> tokio_postgres::Client {
     client
 }
 
+/// Requests a site is answering now, and the most it ever answered at once.
+#[derive(Default)]
+pub struct InFlight {
+    now: AtomicUsize,
+    pub max: AtomicUsize,
+}
+
 /// A site on 127.0.0.1 whose `/page/N` answers after `delay` with an article saying
-/// "Fact number N is true.".
-pub async fn slow_site(delay: Duration) -> String {
+/// "Fact number N is true."; `in_flight` counts the requests it serves at once.
+pub async fn slow_site(delay: Duration, in_flight: Arc<InFlight>) -> String {
     let app = axum::Router::new().route(
         "/page/{n}",
         get(move |UrlPath(n): UrlPath<u32>| async move {
+            let now = in_flight.now.fetch_add(1, Ordering::SeqCst) + 1;
+            in_flight.max.fetch_max(now, Ordering::SeqCst);
             tokio::time::sleep(delay).await;
+            in_flight.now.fetch_sub(1, Ordering::SeqCst);
             Html(format!(
                 "<html><head><title>Fact {n}</title></head><body><main><article>{}</article></main></body></html>",
                 article(&fact(n))

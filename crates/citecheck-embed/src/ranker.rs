@@ -186,6 +186,11 @@ impl Ranker for EmbeddingRanker {
         "embedding"
     }
 
+    fn model_loaded(&self) -> Option<bool> {
+        // The weights are read when the ranker opens; say whether they are held now.
+        Some(self.embedder.weight_bytes() > 0)
+    }
+
     fn top_k(&self, claim: &str, page: &PagePassages, k: usize) -> Result<Vec<usize>, RankError> {
         if k == 0 || page.passages.is_empty() {
             return Ok(Vec::new());

@@ -10,7 +10,7 @@ use clap::{Parser, Subcommand};
 
 use crate::config::{Config, GlobalArgs};
 use crate::error::{AppError, EXIT_CODES};
-use crate::{audit, batch, demo, eval, model, queue, replay, report, server, verify};
+use crate::{audit, batch, cache, demo, eval, model, queue, replay, report, server, verify};
 
 /// Check whether the sources an LLM cited say what it claimed.
 #[derive(Debug, Parser)]
@@ -46,6 +46,9 @@ pub enum Command {
     /// The embedding model's files: `model fetch` obtains them, `model info` shows where they
     /// are and whether each matches its pinned SHA-256.
     Model(model::ModelArgs),
+    /// The on-disk caches: `cache prune` brings the evidence store and the embedding cache
+    /// within their size budgets.
+    Cache(cache::CacheArgs),
 }
 
 impl Cli {
@@ -63,6 +66,7 @@ impl Cli {
             Command::Replay(args) => replay::run(args, &config).await,
             Command::Report(args) => report::run(args, &config),
             Command::Model(args) => model::run(args, &config).await,
+            Command::Cache(args) => cache::run(args, &config).await,
         }
     }
 }

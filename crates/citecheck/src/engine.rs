@@ -20,7 +20,7 @@ pub struct Engine {
     pub builder: VerifierBuilder,
     /// The Crawlbase fetcher, when it is the backend: its account problems (bad token, no
     /// credits) surface as `crawl_failed` verdicts, and front ends call
-    /// [`Engine::account_error`] after a run to stop loudly instead.
+    /// [`account_error`] after a run to stop loudly instead.
     pub crawlbase: Option<Arc<CrawlbaseFetcher>>,
 }
 
@@ -66,12 +66,16 @@ pub fn build(settings: &Settings) -> Result<Engine, AppError> {
         RankerKind::Lexical => Arc::new(Bm25Ranker),
         RankerKind::Embedding => {
             announce_first_fetch(settings.model_dir.as_deref());
+            let options = citecheck_embed::EmbeddingOptions {
+                model_dir: settings.model_dir.clone(),
+                ..Default::default()
+            };
+            if let Some(dir) = &options.cache_dir {
+                keep_cache_within_budget(dir, settings.embedding_cache_max_bytes);
+            }
             Arc::new(
-                citecheck_embed::EmbeddingRanker::open(&citecheck_embed::EmbeddingOptions {
-                    model_dir: settings.model_dir.clone(),
-                    ..Default::default()
-                })
-                .context("loading the embedding ranker's model")?,
+                citecheck_embed::EmbeddingRanker::open(&options)
+                    .context("loading the embedding ranker's model")?,
             )
         }
     };
@@ -86,6 +90,20 @@ pub async fn build_off_executor(settings: &Settings) -> Result<Engine, AppError>
     tokio::task::spawn_blocking(move || build(&settings))
         .await
         .context("the engine's build task failed")?
+}
+
+/// The file names of cached page embeddings.
+pub const EMBEDDING_SUFFIX: &str = ".emb";
+
+/// Deletes the embedding cache's oldest entries when it is over its budget (at most hourly).
+fn keep_cache_within_budget(dir: &std::path::Path, max_bytes: u64) {
+    match crate::prune::prune_if_due(dir, EMBEDDING_SUFFIX, max_bytes, crate::prune::PRUNE_EVERY) {
+        Ok(Some(pruned)) if pruned.files_removed > 0 => {
+            tracing::info!("embedding cache over its budget: {pruned}");
+        }
+        Ok(_) => {}
+        Err(err) => tracing::warn!("could not prune the embedding cache: {err}"),
+    }
 }
 
 /// A first run downloads the model; say so rather than sit silent for the length of it.

@@ -3,13 +3,15 @@
 //!
 //! How it fits together: [`cli`] parses the flags and composes the commands; [`config`]
 //! resolves them once into a [`config::Config`]; each command module ([`verify`], [`batch`],
-//! [`server`], [`demo`], [`eval`], [`audit`], [`replay`], [`report`], [`model`]) owns its flags
+//! [`server`], [`demo`], [`eval`], [`audit`], [`replay`], [`report`], [`model`],
+//! [`cache`]) owns its flags
 //! and its `run`, asks [`engine`] for the pipeline's builder, lets [`storage`] attach the audit
 //! index and evidence store, and calls the verifier's one entry point. Errors are
 //! [`error::AppError`], whose variant decides the exit code.
 
 pub mod audit;
 pub mod batch;
+pub mod cache;
 pub mod cli;
 pub mod config;
 pub mod demo;
@@ -19,6 +21,7 @@ pub mod eval;
 pub mod evidence;
 pub mod model;
 pub mod output;
+pub mod prune;
 pub mod queue;
 pub mod replay;
 pub mod report;

@@ -12,6 +12,7 @@ use citecheck_core::VerifierBuilder;
 use crate::audit::AuditStore;
 use crate::config::StorePaths;
 use crate::evidence::EvidenceStore;
+use crate::prune;
 
 /// Whether verdicts are written to the audit index.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,6 +41,25 @@ impl AuditStatus {
         }
     }
 }
+
+/// Deletes the evidence store's oldest pages when it is over its budget (at most hourly).
+fn keep_within_budget(paths: &StorePaths) {
+    match prune::prune_if_due(
+        &paths.evidence_dir,
+        EVIDENCE_SUFFIX,
+        paths.evidence_max_bytes,
+        prune::PRUNE_EVERY,
+    ) {
+        Ok(Some(pruned)) if pruned.files_removed > 0 => {
+            tracing::info!("evidence store over its budget: {pruned}");
+        }
+        Ok(_) => {}
+        Err(err) => tracing::warn!("could not prune the evidence store: {err}"),
+    }
+}
+
+/// The file names of stored pages.
+pub const EVIDENCE_SUFFIX: &str = ".md.gz";
 
 /// The stores a verifying command writes to (either may be absent).
 #[derive(Debug, Clone)]
@@ -88,6 +108,9 @@ impl Stores {
         let evidence = EvidenceStore::open(&paths.evidence_dir)
             .map_err(|err| tracing::warn!("pages will not be kept for replay: {err:#}"))
             .ok();
+        if evidence.is_some() {
+            keep_within_budget(paths);
+        }
         let path = paths.audit_db.display().to_string();
         let status = if audit.is_some() {
             AuditStatus::Recording { path }
@@ -98,6 +121,18 @@ impl Stores {
             audit,
             evidence,
             status,
+        }
+    }
+
+    /// [`Stores::open`] on tokio's blocking pool.
+    pub async fn open_off_executor(paths: &StorePaths) -> Stores {
+        let paths = paths.clone();
+        match tokio::task::spawn_blocking(move || Stores::open(&paths)).await {
+            Ok(stores) => stores,
+            Err(err) => {
+                tracing::warn!("nothing will be kept for the audit: {err}");
+                Stores::none()
+            }
         }
     }
 

@@ -37,9 +37,7 @@ pub async fn run(args: &VerifyArgs, config: &Config) -> Result<u8, AppError> {
     let engine = crate::engine::build_off_executor(&config.pipeline).await?;
     // Opened once the pipeline is built, so a configuration error creates no index.
     let stores = match config.store_paths() {
-        Ok(paths) => tokio::task::spawn_blocking(move || Stores::open(&paths))
-            .await
-            .map_err(anyhow::Error::from)?,
+        Ok(paths) => Stores::open_off_executor(&paths).await,
         Err(err) => {
             tracing::warn!("nothing will be kept for the audit: {err}");
             Stores::none()

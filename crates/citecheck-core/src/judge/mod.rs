@@ -76,6 +76,9 @@ pub enum JudgeError {
     InvalidAnswer(String),
     #[error("judge refused: {0}")]
     Refusal(String),
+    /// A judge running on the blocking pool panicked.
+    #[error("the judge task panicked")]
+    Panicked(#[source] tokio::task::JoinError),
 }
 
 #[async_trait]

@@ -44,6 +44,12 @@ pub trait Ranker: Send + Sync {
     /// Indices into `page.passages` of the best `k` passages, best first; ties keep page order.
     /// Returns fewer than `k` when the page has fewer passages, and none when `k` is 0.
     fn top_k(&self, claim: &str, page: &PagePassages, k: usize) -> Result<Vec<usize>, RankError>;
+
+    /// Whether the ranker's model is loaded and ready, as the ranker itself knows it; `None`
+    /// for a ranker that uses no model (BM25). Shown by `/health`.
+    fn model_loaded(&self) -> Option<bool> {
+        None
+    }
 }
 
 /// Sorts `(score, index)` pairs best first, ties by index, and keeps the first `k` indices.

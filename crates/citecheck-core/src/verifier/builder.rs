@@ -93,11 +93,6 @@ impl VerifierBuilder {
         self
     }
 
-    /// The fetcher as attached so far (its name, for a front end describing itself).
-    pub fn fetcher(&self) -> &Arc<dyn Fetcher> {
-        &self.fetcher
-    }
-
     /// The verifier, or the first setting it cannot run with.
     pub fn build(self) -> Result<Verifier, BuildError> {
         let options = self.options;

@@ -79,6 +79,8 @@ pub(crate) enum Fetched {
 pub struct Components {
     pub fetcher: String,
     pub ranker: String,
+    /// The ranker's own answer to whether its model is loaded (`None`: it has none).
+    pub ranker_model_loaded: Option<bool>,
     pub judge: JudgeInfo,
     pub options: VerifyOptions,
 }
@@ -112,6 +114,7 @@ impl Verifier {
         Components {
             fetcher: self.fetcher.name().to_string(),
             ranker: self.ranker.name().to_string(),
+            ranker_model_loaded: self.ranker.model_loaded(),
             judge: self.judge.info(),
             options: self.options.clone(),
         }
@@ -309,11 +312,15 @@ impl Verifier {
         };
         match judgement {
             Ok(judgement) => {
-                let guarded = guard::check(&judgement, &top);
-                if guarded.reason == Some(Reason::EvidenceQuoteNotInSource) {
+                let guarded = guard::check_with_claim(claim, &judgement, &top);
+                if let Some(
+                    reason @ (Reason::EvidenceQuoteNotInSource | Reason::EvidenceQuoteTooShort),
+                ) = &guarded.reason
+                {
                     tracing::info!(
                         quote = judgement.evidence_quote.as_deref().unwrap_or(""),
-                        "quote not in the passages; downgraded"
+                        %reason,
+                        "quote rejected by the guard; downgraded"
                     );
                 }
                 verdict.label = guarded.label;
@@ -550,6 +557,19 @@ mod tests {
             Some(Reason::EvidenceQuoteNotInSource)
         );
         assert_eq!(result.citations[0].confidence, 0.0);
+    }
+
+    /// Issue 12: a judge that quotes one word of the page with `supported` no longer passes.
+    #[tokio::test]
+    async fn a_one_word_quote_is_downgraded() {
+        let fetcher = Arc::new(FakeFetcher::new(vec![("https://a.example/w", page(WATER))]));
+        let v = verifier(fetcher, judge_saying(JudgeLabel::Supported, Some("Water")));
+        let result = v.verify(Check::new(WATER, ["https://a.example/w"])).await;
+        assert_eq!(result.citations[0].label, Label::NotFound);
+        assert_eq!(
+            result.citations[0].reason,
+            Some(Reason::EvidenceQuoteTooShort)
+        );
     }
 
     #[tokio::test]

@@ -4,7 +4,7 @@
 //! as each claim completes), bounded (`BATCH_CONCURRENCY` claims in flight, a per-host fetch
 //! limit, a fixed-size page cache), resumable (`--resume`, `--retry-failed`) and interruptible
 //! (Ctrl-C keeps every finished claim). See [`run::execute`] for the loop and
-//! [`Summary`](crate::results::Summary) for the figures it prints.
+//! [`Summary`] for the figures it prints.
 
 use std::path::PathBuf;
 use std::time::SystemTime;
@@ -172,7 +172,7 @@ pub async fn run(args: &BatchArgs, config: &Config) -> Result<u8, AppError> {
     let job = args.job(&config.batch, config.quiet)?;
     let engine = crate::engine::build_off_executor(&config.pipeline).await?;
     let stores = match config.store_paths() {
-        Ok(paths) => Stores::open(&paths),
+        Ok(paths) => Stores::open_off_executor(&paths).await,
         Err(err) => {
             tracing::warn!("nothing will be kept for the audit: {err}");
             Stores::none()

@@ -54,6 +54,16 @@ pub struct GlobalArgs {
     #[arg(long, global = true, env = "CITECHECK_MODEL_DIR", value_name = "DIR")]
     pub model_dir: Option<PathBuf>,
 
+    /// Largest size of the on-disk embedding cache, in MB; past it the oldest entries are
+    /// deleted [default: 1024].
+    #[arg(
+        long,
+        global = true,
+        env = "CITECHECK_EMBEDDING_CACHE_MAX_MB",
+        value_name = "MB"
+    )]
+    pub embedding_cache_max_mb: Option<u64>,
+
     /// Passages shown to the judge per citation.
     #[arg(long, global = true, env = "CITECHECK_TOP_K", value_name = "K")]
     pub top_k: Option<usize>,
@@ -161,6 +171,16 @@ pub struct StoreArgs {
         value_name = "DIR"
     )]
     pub evidence_dir: Option<PathBuf>,
+
+    /// Largest size of the evidence store, in MB; past it the oldest pages are deleted
+    /// [default: 2048].
+    #[arg(
+        long,
+        global = true,
+        env = "CITECHECK_EVIDENCE_MAX_MB",
+        value_name = "MB"
+    )]
+    pub evidence_max_mb: Option<u64>,
 
     /// Keep no audit rows and no evidence for this run.
     #[arg(

@@ -63,6 +63,7 @@ pub struct FetchSection {
 pub struct PipelineSection {
     pub ranker: Option<String>,
     pub model_dir: Option<PathBuf>,
+    pub embedding_cache_max_mb: Option<u64>,
     pub top_k: Option<usize>,
     pub max_words: Option<usize>,
 }
@@ -95,6 +96,8 @@ pub struct AuditSection {
     pub path: Option<PathBuf>,
     /// The evidence store's directory.
     pub evidence_dir: Option<PathBuf>,
+    /// The evidence store's size budget, in MB.
+    pub evidence_max_mb: Option<u64>,
     /// `false` keeps nothing (as `--no-audit`).
     pub enabled: Option<bool>,
 }

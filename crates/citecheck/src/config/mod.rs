@@ -146,6 +146,8 @@ pub struct StorePaths {
     pub enabled: bool,
     pub audit_db: PathBuf,
     pub evidence_dir: PathBuf,
+    /// Past this many bytes the evidence store's oldest pages are deleted.
+    pub evidence_max_bytes: u64,
 }
 
 impl StorePaths {
@@ -166,10 +168,16 @@ impl StorePaths {
             Some(dir) => dir,
             None => data_dir()?.join("evidence"),
         };
+        let evidence_max_mb = at_least_one(
+            "evidence store size in MB (--evidence-max-mb / CITECHECK_EVIDENCE_MAX_MB)",
+            args.evidence_max_mb.or(file.evidence_max_mb),
+            crate::prune::DEFAULT_EVIDENCE_MAX_MB,
+        )?;
         Ok(StorePaths {
             enabled,
             audit_db,
             evidence_dir,
+            evidence_max_bytes: crate::prune::megabytes(evidence_max_mb),
         })
     }
 }

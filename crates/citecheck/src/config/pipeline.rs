@@ -102,6 +102,8 @@ pub struct Settings {
     /// The embedding model's directory (`None`: `$CITECHECK_MODEL_DIR` is already folded in by
     /// the flag; else the per-user default).
     pub model_dir: Option<std::path::PathBuf>,
+    /// Past this many bytes the on-disk embedding cache's oldest entries are deleted.
+    pub embedding_cache_max_bytes: u64,
     pub verify: VerifyOptions,
     pub judge: JudgeProvider,
     pub judge_model: Option<String>,
@@ -276,6 +278,13 @@ impl Settings {
             fetcher,
             fetch,
             ranker,
+            embedding_cache_max_bytes: crate::prune::megabytes(at_least_one(
+                "embedding cache size in MB (--embedding-cache-max-mb / \
+                 CITECHECK_EMBEDDING_CACHE_MAX_MB)",
+                args.embedding_cache_max_mb
+                    .or(file.pipeline.embedding_cache_max_mb),
+                crate::prune::DEFAULT_EMBEDDING_CACHE_MAX_MB,
+            )?),
             model_dir: args
                 .model_dir
                 .clone()
@@ -365,6 +374,10 @@ mod tests {
         );
         assert_eq!(from_file.fetch.user_agent, defaults.fetch.user_agent);
         assert_eq!(from_file.fetch.guard.enabled, defaults.fetch.guard.enabled);
+        assert_eq!(
+            from_file.embedding_cache_max_bytes,
+            defaults.embedding_cache_max_bytes
+        );
     }
 
     #[test]

@@ -196,7 +196,7 @@ pub async fn run(args: &ServeArgs, config: &Config) -> Result<(), AppError> {
         },
     };
     let stores = match config.store_paths() {
-        Ok(paths) => Stores::open(&paths),
+        Ok(paths) => Stores::open_off_executor(&paths).await,
         Err(err) => {
             tracing::warn!("served verdicts will not be recorded: {err}");
             Stores::none()

@@ -53,6 +53,8 @@ pub struct Components {
     pub judge_model: String,
     pub prompt_version: String,
     pub ranker: String,
+    /// The ranker's own answer (`None`: it uses no model).
+    pub ranker_model_loaded: Option<bool>,
     pub top_k: usize,
 }
 
@@ -65,6 +67,7 @@ impl Components {
             judge_model: parts.judge.model,
             prompt_version: parts.judge.prompt_version,
             ranker: parts.ranker,
+            ranker_model_loaded: parts.ranker_model_loaded,
             top_k: parts.options.top_k,
         }
     }

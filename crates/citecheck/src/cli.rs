@@ -62,7 +62,7 @@ impl Cli {
             Command::Serve(args) => server::run(args, &config).await.map(|()| 0),
             Command::Batch(args) => batch::run(args, &config).await,
             Command::Worker(args) => queue::worker::run(args, &config).await,
-            Command::Audit(args) => audit::command::run(args, &config),
+            Command::Audit(args) => audit::command::run(args, &config).await,
             Command::Replay(args) => replay::run(args, &config).await,
             Command::Report(args) => report::run(args, &config),
             Command::Model(args) => model::run(args, &config).await,

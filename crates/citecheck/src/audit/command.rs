@@ -7,9 +7,10 @@ use std::time::SystemTime;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 
-use super::{parse_time_bound, AuditFilter, AuditRow, AuditStore};
+use super::{parse_time_bound, AuditFilter, AuditIndex, AuditRow, AuditStore};
 use crate::config::{Config, ConfigError, StorePaths};
 use crate::error::AppError;
+use crate::queue::command::QueueArg;
 
 /// `citecheck audit`: list and filter the audit index.
 #[derive(Debug, Args)]
@@ -49,6 +50,10 @@ pub struct AuditArgs {
     /// Output format on stdout.
     #[arg(long, value_enum, default_value_t = AuditFormat::Table)]
     pub format: AuditFormat,
+
+    /// List the PostgreSQL audit index that `citecheck worker` writes instead of the SQLite one.
+    #[command(flatten)]
+    pub queue: QueueArg,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -88,7 +93,7 @@ pub fn list(args: &AuditArgs, paths: &StorePaths, out: &mut dyn Write) -> Result
 
 fn write_rows(
     format: AuditFormat,
-    store: &AuditStore,
+    store: &dyn AuditIndex,
     filter: &AuditFilter,
     out: &mut dyn Write,
 ) -> anyhow::Result<usize> {
@@ -97,7 +102,7 @@ fn write_rows(
         AuditFormat::Json => {
             // One array, written row by row: `--limit 0` over a large index stays small.
             write!(out, "[")?;
-            store.scan(filter, |row| {
+            store.scan_rows(filter, &mut |row| {
                 write!(out, "{}\n  ", if count == 0 { "" } else { "," })?;
                 serde_json::to_writer(&mut *out, &row)?;
                 count += 1;
@@ -111,7 +116,7 @@ fn write_rows(
                 .from_writer(&mut *out);
             // The header even when no row matches, so the file is always well-formed.
             writer.write_record(super::COLUMN_NAMES)?;
-            store.scan(filter, |row| {
+            store.scan_rows(filter, &mut |row| {
                 count += 1;
                 writer.serialize(&row)?;
                 Ok(())
@@ -124,7 +129,7 @@ fn write_rows(
                 "{:>6}  {:<20}  {:<12}  {:<22}  {:>4}  {:<40}  CLAIM",
                 "ID", "TIME", "LABEL", "REASON", "CONF", "URL"
             )?;
-            store.scan(filter, |row| {
+            store.scan_rows(filter, &mut |row| {
                 count += 1;
                 writeln!(out, "{}", table_line(&row))?;
                 Ok(())
@@ -161,10 +166,25 @@ pub fn clip(text: &str, width: usize) -> String {
     cut
 }
 
-/// `citecheck audit`, from the command line.
-pub fn run(args: &AuditArgs, config: &Config) -> Result<u8, AppError> {
-    let paths = config.store_paths()?;
+/// `citecheck audit`, from the command line: the SQLite index, or with `--queue` the
+/// PostgreSQL one.
+pub async fn run(args: &AuditArgs, config: &Config) -> Result<u8, AppError> {
     let stdout = std::io::stdout();
+    if args.queue.queue.is_some() {
+        let url = args.queue.url("audit --queue")?;
+        let queue = crate::queue::Queue::open(&url)
+            .await
+            .map_err(ConfigError::from)?;
+        let filter = args.filter(SystemTime::now())?;
+        let rows = crate::queue::audit::query(&queue, &filter)
+            .await
+            .context("reading the audit rows from the queue")?;
+        let mut out = std::io::BufWriter::new(stdout.lock());
+        write_rows(args.format, &rows, &filter, &mut out)?;
+        out.flush().context("writing to stdout")?;
+        return Ok(0);
+    }
+    let paths = config.store_paths()?;
     let mut out = std::io::BufWriter::new(stdout.lock());
     list(args, &paths, &mut out)?;
     out.flush().context("writing to stdout")?;

@@ -1,9 +1,14 @@
 //! The audit index's rows in PostgreSQL: the same columns as the SQLite index
 //! (`audit::schema`), written inside the transaction that marks a claim done, so a claim's rows
-//! exist exactly when its result does.
+//! exist exactly when its result does; and read back with the same filters as the SQLite index.
 
 use citecheck_core::{ClaimVerdict, Origin};
-use tokio_postgres::Transaction;
+use rusqlite::types::Value;
+use tokio_postgres::types::ToSql;
+use tokio_postgres::{Row, Transaction};
+
+use super::Queue;
+use crate::audit::{AuditFilter, AuditRow, Dialect};
 
 const INSERT: &str =
     "INSERT INTO citecheck_citations (recorded_at, source, run_id, claim_id, claim,
@@ -69,4 +74,60 @@ pub async fn insert_rows(
         .await?;
     }
     Ok(())
+}
+
+/// The rows matching `filter`, read with the same query the SQLite index runs.
+pub async fn query(queue: &Queue, filter: &AuditFilter) -> anyhow::Result<Vec<AuditRow>> {
+    let (sql, values) = filter.to_sql_in(Dialect::Postgres);
+    let params: Vec<Box<dyn ToSql + Sync + Send>> = values
+        .into_iter()
+        .map(|value| -> anyhow::Result<Box<dyn ToSql + Sync + Send>> {
+            match value {
+                Value::Integer(n) => Ok(Box::new(n)),
+                Value::Text(text) => Ok(Box::new(text)),
+                other => anyhow::bail!("an audit filter value of an unexpected type: {other:?}"),
+            }
+        })
+        .collect::<anyhow::Result<_>>()?;
+    let refs: Vec<&(dyn ToSql + Sync)> = params
+        .iter()
+        .map(|p| p.as_ref() as &(dyn ToSql + Sync))
+        .collect();
+    let rows = queue.client().query(sql.as_str(), &refs).await?;
+    rows.iter().map(row_from_pg).collect()
+}
+
+fn row_from_pg(row: &Row) -> anyhow::Result<AuditRow> {
+    let tokens = |i: usize| -> anyhow::Result<Option<u64>> {
+        Ok(row.try_get::<_, Option<i64>>(i)?.map(|n| n.max(0) as u64))
+    };
+    Ok(AuditRow {
+        id: row.try_get(0)?,
+        recorded_at: row.try_get(1)?,
+        source: row.try_get(2)?,
+        run_id: row.try_get(3)?,
+        claim_id: row.try_get(4)?,
+        claim: row.try_get(5)?,
+        overall: row.try_get(6)?,
+        url: row.try_get(7)?,
+        final_url: row.try_get(8)?,
+        label: row.try_get(9)?,
+        reason: row.try_get(10)?,
+        confidence: row.try_get(11)?,
+        evidence_quote: row.try_get(12)?,
+        original_status: row
+            .try_get::<_, Option<i32>>(13)?
+            .and_then(|s| u16::try_from(s).ok()),
+        rid: row.try_get(14)?,
+        fetcher: row.try_get(15)?,
+        judge_provider: row.try_get(16)?,
+        judge_model: row.try_get(17)?,
+        prompt_version: row.try_get(18)?,
+        content_sha256: row.try_get(19)?,
+        fetched_at: row.try_get(20)?,
+        detail: row.try_get(21)?,
+        input_tokens: tokens(22)?,
+        output_tokens: tokens(23)?,
+        crawl_cost: row.try_get(24)?,
+    })
 }

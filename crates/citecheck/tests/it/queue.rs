@@ -284,6 +284,53 @@ async fn a_claim_whose_lease_ran_out_is_recorded_once_by_the_worker_that_took_it
         BTreeMap::from([("x".to_string(), 1)])
     );
 
+    // `citecheck audit --queue` lists the PostgreSQL rows with the SQLite index's columns and
+    // filters (the claim match is case-insensitive in both).
+    let dir = tempfile::tempdir().expect("temp dir");
+    let listed = citecheck(dir.path())
+        .args(["audit", "--queue", &url, "--format", "json", "--run", "b"])
+        .args(["--claim", "WATER BOILS", "--reason", "timeout"])
+        .output()
+        .expect("runs");
+    assert!(
+        listed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&listed.stderr)
+    );
+    let rows: Vec<serde_json::Value> = serde_json::from_slice(&listed.stdout).expect("JSON rows");
+    assert_eq!(rows.len(), 1);
+    let columns: Vec<&str> = rows[0]
+        .as_object()
+        .expect("a row")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    let mut expected = citecheck::audit::COLUMN_NAMES.to_vec();
+    expected.sort_unstable();
+    let mut columns = columns;
+    columns.sort_unstable();
+    assert_eq!(columns, expected);
+    assert_eq!(rows[0]["claim_id"], "x");
+    assert_eq!(rows[0]["source"], "batch");
+    let none = citecheck(dir.path())
+        .args([
+            "audit",
+            "--queue",
+            &url,
+            "--format",
+            "json",
+            "--label",
+            "supported",
+        ])
+        .output()
+        .expect("runs");
+    assert_eq!(
+        serde_json::from_slice::<Vec<serde_json::Value>>(&none.stdout)
+            .expect("JSON")
+            .len(),
+        0
+    );
+
     // --retry-failed queues again the claim whose fetch failed, with its old verdict.
     assert_eq!(queue.requeue_failed("b").await.expect("requeued"), 1);
     let retried = queue.take("fast", short, None, 5).await.expect("taken");

@@ -8,9 +8,8 @@ use anyhow::Context;
 use clap::{Args, ValueEnum};
 
 use super::{parse_time_bound, AuditFilter, AuditIndex, AuditRow, AuditStore};
-use crate::config::{Config, ConfigError, StorePaths};
+use crate::config::{Config, ConfigError, QueueArg, StorePaths};
 use crate::error::AppError;
-use crate::queue::command::QueueArg;
 
 /// `citecheck audit`: list and filter the audit index.
 #[derive(Debug, Args)]
@@ -91,7 +90,8 @@ pub fn list(args: &AuditArgs, paths: &StorePaths, out: &mut dyn Write) -> Result
     Ok(write_rows(args.format, &store, &filter, out)?)
 }
 
-fn write_rows(
+/// Writes the rows of `store` matching `filter` to `out` in `format`; returns how many.
+pub fn write_rows(
     format: AuditFormat,
     store: &dyn AuditIndex,
     filter: &AuditFilter,
@@ -166,24 +166,10 @@ pub fn clip(text: &str, width: usize) -> String {
     cut
 }
 
-/// `citecheck audit`, from the command line: the SQLite index, or with `--queue` the
-/// PostgreSQL one.
-pub async fn run(args: &AuditArgs, config: &Config) -> Result<u8, AppError> {
+/// `citecheck audit` over the SQLite index (the command line sends `--queue` to
+/// `queue::audit::list`).
+pub fn run(args: &AuditArgs, config: &Config) -> Result<u8, AppError> {
     let stdout = std::io::stdout();
-    if args.queue.queue.is_some() {
-        let url = args.queue.url("audit --queue")?;
-        let queue = crate::queue::Queue::open(&url)
-            .await
-            .map_err(ConfigError::from)?;
-        let filter = args.filter(SystemTime::now())?;
-        let rows = crate::queue::audit::query(&queue, &filter)
-            .await
-            .context("reading the audit rows from the queue")?;
-        let mut out = std::io::BufWriter::new(stdout.lock());
-        write_rows(args.format, &rows, &filter, &mut out)?;
-        out.flush().context("writing to stdout")?;
-        return Ok(0);
-    }
     let paths = config.store_paths()?;
     let mut out = std::io::BufWriter::new(stdout.lock());
     list(args, &paths, &mut out)?;

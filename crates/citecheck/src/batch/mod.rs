@@ -12,15 +12,15 @@ use std::time::SystemTime;
 use citecheck_core::verifier::{DEFAULT_CACHE_PAGES, DEFAULT_PER_HOST};
 use clap::Args;
 
-use crate::config::{at_least_one, BatchSection, Config};
+use crate::config::{at_least_one, BatchSection, Config, QueueArg};
 use crate::error::{AppError, EXIT_INTERRUPTED};
 use crate::output::Format;
-use crate::queue::command::{BatchAction, QueueArg};
 use crate::storage::Stores;
 
 pub mod input;
 pub mod output;
 pub mod progress;
+pub mod remote;
 pub mod run;
 
 pub use crate::results::Summary;
@@ -35,7 +35,7 @@ pub const DEFAULT_CONCURRENCY: usize = 4;
 pub struct BatchArgs {
     /// A queued batch's `status` or `export` (with --queue).
     #[command(subcommand)]
-    pub action: Option<BatchAction>,
+    pub action: Option<remote::BatchAction>,
 
     /// JSONL input: one {"id", "claim", "urls": [...]} per line.
     #[arg(value_name = "INPUT")]
@@ -150,25 +150,10 @@ fn new_run_id() -> String {
     format!("batch-{stamp}-{}", std::process::id())
 }
 
-/// `citecheck batch`: builds the pipeline and stores, runs, prints the summary on stdout.
+/// `citecheck batch INPUT` run here (the command line sends `--queue` and `status|export` to
+/// the queue): builds the pipeline and stores, runs, prints the summary on stdout.
 /// Returns the exit code: 0 when the input was processed, [`EXIT_INTERRUPTED`] after Ctrl-C.
 pub async fn run(args: &BatchArgs, config: &Config) -> Result<u8, AppError> {
-    if let Some(action) = &args.action {
-        return crate::queue::command::run(action).await;
-    }
-    if args.queue.queue.is_some() {
-        let url = args.queue.url("batch --queue")?;
-        let input = args
-            .input
-            .as_deref()
-            .ok_or_else(|| AppError::usage("batch --queue needs an INPUT file"))?;
-        let batch_id = match &args.batch_id {
-            Some(id) if !id.trim().is_empty() => id.clone(),
-            Some(_) => return Err(AppError::usage("--batch-id must not be empty")),
-            None => crate::queue::enqueue::default_batch_id(input)?,
-        };
-        return crate::queue::enqueue::run(&url, input, &batch_id, args.retry_failed).await;
-    }
     let job = args.job(&config.batch, config.quiet)?;
     let engine = crate::engine::build_off_executor(&config.pipeline).await?;
     let stores = match config.store_paths() {

@@ -8,7 +8,10 @@ use tokio_postgres::types::ToSql;
 use tokio_postgres::{Row, Transaction};
 
 use super::Queue;
+use crate::audit::command::{write_rows, AuditArgs};
 use crate::audit::{AuditFilter, AuditRow, Dialect};
+use crate::config::ConfigError;
+use crate::error::AppError;
 
 const INSERT: &str =
     "INSERT INTO citecheck_citations (recorded_at, source, run_id, claim_id, claim,
@@ -130,4 +133,18 @@ fn row_from_pg(row: &Row) -> anyhow::Result<AuditRow> {
         output_tokens: tokens(23)?,
         crawl_cost: row.try_get(24)?,
     })
+}
+
+/// `citecheck audit --queue URL`: the same listing as over the SQLite index.
+pub async fn list(args: &AuditArgs) -> Result<u8, AppError> {
+    use std::io::Write;
+    let url = super::url_from(&args.queue, "audit --queue")?;
+    let queue = Queue::open(&url).await.map_err(ConfigError::from)?;
+    let filter = args.filter(std::time::SystemTime::now())?;
+    let rows = query(&queue, &filter).await?;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    write_rows(args.format, &rows, &filter, &mut out)?;
+    out.flush().map_err(anyhow::Error::from)?;
+    Ok(0)
 }

@@ -2,76 +2,16 @@
 //! and summary figures, and the same CSV / JSONL / HTML reports a local batch writes, read from
 //! PostgreSQL.
 
-use std::path::PathBuf;
-
 use anyhow::Context;
-use clap::{Args, Subcommand};
 
-use super::{ClaimCounts, Queue, QueueUrl, QUEUE_URL_VAR};
+use super::{ClaimCounts, Queue};
 use crate::batch::output::{Mode, Outputs};
+use crate::batch::remote::{BatchAction, ExportArgs, StatusArgs};
 use crate::config::ConfigError;
+use crate::config::QueueArg;
 use crate::error::AppError;
 use crate::output::Format;
 use crate::results::{BatchResult, Summary};
-
-/// The queue's connection string, shared by the queue commands.
-#[derive(Debug, Args)]
-pub struct QueueArg {
-    /// The queue: a PostgreSQL connection string (postgres://user:password@host/db).
-    #[arg(long, env = QUEUE_URL_VAR, hide_env_values = true, value_name = "URL")]
-    pub queue: Option<String>,
-}
-
-impl QueueArg {
-    pub fn url(&self, command: &str) -> Result<QueueUrl, AppError> {
-        let text = self.queue.as_deref().ok_or_else(|| {
-            AppError::usage(format!(
-                "{command} needs the queue: --queue postgres://... or {QUEUE_URL_VAR}"
-            ))
-        })?;
-        Ok(QueueUrl::parse(text).map_err(ConfigError::from)?)
-    }
-}
-
-/// What to do with a batch in the queue.
-#[derive(Debug, Subcommand)]
-pub enum BatchAction {
-    /// Progress of a queued batch and its summary figures so far.
-    Status(StatusArgs),
-    /// Write a queued batch's reports (the same files as a local batch).
-    Export(ExportArgs),
-}
-
-#[derive(Debug, Args)]
-pub struct StatusArgs {
-    #[arg(value_name = "BATCH")]
-    pub batch: String,
-    #[command(flatten)]
-    pub queue: QueueArg,
-    /// How the status is printed on stdout.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
-}
-
-#[derive(Debug, Args)]
-pub struct ExportArgs {
-    #[arg(value_name = "BATCH")]
-    pub batch: String,
-    #[command(flatten)]
-    pub queue: QueueArg,
-    /// The CSV report: one row per citation.
-    #[arg(long, value_name = "PATH")]
-    pub out: Option<PathBuf>,
-    /// The full verdicts: one JSON object per claim.
-    #[arg(long, value_name = "PATH")]
-    pub jsonl: Option<PathBuf>,
-    /// A self-contained HTML report.
-    #[arg(long, value_name = "PATH")]
-    pub html: Option<PathBuf>,
-    /// Overwrite outputs that already hold results.
-    #[arg(long)]
-    pub force: bool,
-}
 
 /// A batch's progress and figures, as `status` prints them.
 #[derive(Debug, serde::Serialize)]
@@ -89,7 +29,7 @@ pub async fn run(action: &BatchAction) -> Result<u8, AppError> {
 }
 
 async fn open(arg: &QueueArg, command: &str, batch: &str) -> Result<Queue, AppError> {
-    let url = arg.url(command)?;
+    let url = super::url_from(arg, command)?;
     let queue = Queue::open(&url).await.map_err(ConfigError::from)?;
     if !queue.has_batch(batch).await.context("reading the queue")? {
         return Err(AppError::usage(format!(

@@ -8,10 +8,26 @@ use anyhow::Context;
 
 use super::{Queue, QueueUrl};
 use crate::batch::input::{parse_line, IdSet, InputRecord};
+use crate::batch::BatchArgs;
 use crate::error::AppError;
 
 /// Claims sent per transaction.
 const CHUNK: usize = 1000;
+
+/// `citecheck batch INPUT --queue URL`.
+pub async fn command(args: &BatchArgs) -> Result<u8, AppError> {
+    let url = super::url_from(&args.queue, "batch --queue")?;
+    let input = args
+        .input
+        .as_deref()
+        .ok_or_else(|| AppError::usage("batch --queue needs an INPUT file"))?;
+    let batch_id = match &args.batch_id {
+        Some(id) if !id.trim().is_empty() => id.clone(),
+        Some(_) => return Err(AppError::usage("--batch-id must not be empty")),
+        None => default_batch_id(input)?,
+    };
+    run(&url, input, &batch_id, args.retry_failed).await
+}
 
 /// The batch id used when none is given: the input's file name without its extension.
 pub fn default_batch_id(input: &Path) -> Result<String, AppError> {

@@ -16,6 +16,8 @@ use std::time::Duration;
 
 use tokio_postgres::{Client, NoTls};
 
+use crate::config::{ConfigError, QueueArg};
+
 pub mod audit;
 pub mod command;
 pub mod enqueue;
@@ -137,4 +139,18 @@ impl QueueUrl {
         });
         Ok(client)
     }
+}
+
+impl From<QueueError> for ConfigError {
+    fn from(err: QueueError) -> ConfigError {
+        ConfigError::Unavailable {
+            what: "the queue",
+            source: Box::new(err),
+        }
+    }
+}
+
+/// The queue `arg` names, parsed; a usage error (exit 3) when missing or malformed.
+pub fn url_from(arg: &QueueArg, command: &str) -> Result<QueueUrl, ConfigError> {
+    Ok(QueueUrl::parse(arg.require(command)?)?)
 }

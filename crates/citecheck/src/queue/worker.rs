@@ -16,9 +16,9 @@ use citecheck_core::{Check, Origin, Verifier};
 use clap::Args;
 
 use super::hosts::{GlobalHostLimit, HostSlots};
-use super::{Lease, Queue, QueueUrl, QUEUE_URL_VAR};
+use super::{Lease, Queue};
 use crate::batch::DEFAULT_CONCURRENCY;
-use crate::config::{at_least_one, seconds, Config, ConfigError};
+use crate::config::{at_least_one, seconds, Config, ConfigError, QueueArg};
 use crate::error::{AppError, EXIT_INTERRUPTED};
 use crate::results::BatchResult;
 
@@ -28,9 +28,8 @@ pub const DEFAULT_LEASE: Duration = Duration::from_secs(60);
 /// `citecheck worker`
 #[derive(Debug, Args)]
 pub struct WorkerArgs {
-    /// The queue: a PostgreSQL connection string (postgres://user:password@host/db).
-    #[arg(long, env = QUEUE_URL_VAR, hide_env_values = true, value_name = "URL")]
-    pub queue: Option<String>,
+    #[command(flatten)]
+    pub queue: QueueArg,
 
     /// Work only on this batch (default: every batch in the queue).
     #[arg(long, value_name = "BATCH")]
@@ -74,12 +73,7 @@ struct Worker {
 }
 
 pub async fn run(args: &WorkerArgs, config: &Config) -> Result<u8, AppError> {
-    let url = args.queue.as_deref().ok_or_else(|| {
-        AppError::usage(format!(
-            "citecheck worker needs the queue: --queue postgres://... or {QUEUE_URL_VAR}"
-        ))
-    })?;
-    let url = QueueUrl::parse(url).map_err(ConfigError::from)?;
+    let url = super::url_from(&args.queue, "citecheck worker")?;
     let file = &config.batch;
     let concurrency = at_least_one(
         "worker concurrency (BATCH_CONCURRENCY)",

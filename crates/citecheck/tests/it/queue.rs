@@ -114,31 +114,25 @@ async fn a_worker_killed_mid_batch_leaves_its_claims_to_another_after_the_lease(
     let mut doomed = worker(dir.path(), &url, &["--concurrency", "3", "--lease", "2"]);
     // Wait until it holds claims (and has finished at least one).
     let start = std::time::Instant::now();
-    let held: Vec<String> = loop {
-        let rows = client
-            .query(
-                "SELECT id FROM citecheck_claims WHERE state = 'pending' AND lease_owner IS NOT NULL",
-                &[],
-            )
-            .await
-            .expect("claims");
-        let done: i64 = client
+    loop {
+        let row = client
             .query_one(
-                "SELECT count(*) FROM citecheck_claims WHERE state = 'done'",
+                "SELECT count(*) FILTER (WHERE state = 'pending' AND lease_owner IS NOT NULL),
+                        count(*) FILTER (WHERE state = 'done')
+                 FROM citecheck_claims",
                 &[],
             )
             .await
-            .expect("count")
-            .get(0);
-        if !rows.is_empty() && done > 0 {
-            break rows.iter().map(|r| r.get(0)).collect();
+            .expect("counts");
+        if row.get::<_, i64>(0) > 0 && row.get::<_, i64>(1) > 0 {
+            break;
         }
         assert!(
             start.elapsed() < Duration::from_secs(60),
             "the worker never took claims"
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
-    };
+    }
     // kill -9: no chance to give anything back.
     let killed = std::process::Command::new("kill")
         .args(["-9", &doomed.id().to_string()])
@@ -146,6 +140,19 @@ async fn a_worker_killed_mid_batch_leaves_its_claims_to_another_after_the_lease(
         .expect("kill runs");
     assert!(killed.success());
     let _ = doomed.wait();
+    // What it held when it died (read after the kill: nothing can finish any more).
+    let owner = format!("%-{}-%", doomed.id());
+    let held: Vec<String> = client
+        .query(
+            "SELECT id FROM citecheck_claims WHERE state = 'pending' AND lease_owner LIKE $1",
+            &[&owner],
+        )
+        .await
+        .expect("claims")
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    assert!(!held.is_empty(), "the killed worker held claims");
 
     let rescuer = worker(
         dir.path(),

@@ -17,9 +17,9 @@ const INSERT: &str =
     "INSERT INTO citecheck_citations (recorded_at, source, run_id, claim_id, claim,
     overall, url, final_url, label, reason, confidence, evidence_quote, original_status, rid,
     fetcher, judge_provider, judge_model, prompt_version, content_sha256, fetched_at, detail,
-    input_tokens, output_tokens, crawl_cost)
+    input_tokens, output_tokens, crawl_cost, evidence_url, evidence_start, evidence_end, archive)
  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19,
-    $20, $21, $22, $23, $24)";
+    $20, $21, $22, $23, $24, $25, $26, $27, $28)";
 
 /// Writes one row per citation of `verdict` in `tx`.
 pub async fn insert_rows(
@@ -45,6 +45,14 @@ pub async fn insert_rows(
             .crawl_cost
             .as_ref()
             .and_then(|cost| serde_json::to_string(cost).ok());
+        let offsets = c.follow_up.evidence_offsets;
+        let evidence_start = offsets.map(|o| o.start as i64);
+        let evidence_end = offsets.map(|o| o.end as i64);
+        let archive = c
+            .follow_up
+            .archive
+            .as_ref()
+            .and_then(|archive| serde_json::to_string(archive).ok());
         tx.execute(
             &statement,
             &[
@@ -72,6 +80,10 @@ pub async fn insert_rows(
                 &input_tokens,
                 &output_tokens,
                 &crawl_cost,
+                &c.follow_up.evidence_url,
+                &evidence_start,
+                &evidence_end,
+                &archive,
             ],
         )
         .await?;
@@ -101,6 +113,7 @@ pub async fn query(queue: &Queue, filter: &AuditFilter) -> anyhow::Result<Vec<Au
 }
 
 fn row_from_pg(row: &Row) -> anyhow::Result<AuditRow> {
+    // Counts and offsets: BIGINT, never negative.
     let tokens = |i: usize| -> anyhow::Result<Option<u64>> {
         Ok(row.try_get::<_, Option<i64>>(i)?.map(|n| n.max(0) as u64))
     };
@@ -132,6 +145,10 @@ fn row_from_pg(row: &Row) -> anyhow::Result<AuditRow> {
         input_tokens: tokens(22)?,
         output_tokens: tokens(23)?,
         crawl_cost: row.try_get(24)?,
+        evidence_url: row.try_get(25)?,
+        evidence_start: tokens(26)?,
+        evidence_end: tokens(27)?,
+        archive: row.try_get(28)?,
     })
 }
 

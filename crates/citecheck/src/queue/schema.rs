@@ -66,6 +66,13 @@ pub const MIGRATIONS: &[&str] = &[
     CREATE INDEX citecheck_citations_recorded_at ON citecheck_citations (recorded_at);
     CREATE INDEX citecheck_citations_label ON citecheck_citations (label, recorded_at);
     CREATE INDEX citecheck_citations_run ON citecheck_citations (run_id, claim_id);",
+    // 2: the SQLite index's migration 3: the link to the quote and its range in the stored
+    // page, what the web archive said about a dead link, and the by-URL index.
+    "ALTER TABLE citecheck_citations ADD COLUMN evidence_url TEXT;
+    ALTER TABLE citecheck_citations ADD COLUMN evidence_start BIGINT;
+    ALTER TABLE citecheck_citations ADD COLUMN evidence_end BIGINT;
+    ALTER TABLE citecheck_citations ADD COLUMN archive TEXT;
+    CREATE INDEX citecheck_citations_url ON citecheck_citations (url, recorded_at);",
 ];
 
 /// Any fixed number: the advisory lock that serialises migrations.

@@ -10,7 +10,9 @@ use clap::{Parser, Subcommand};
 
 use crate::config::{Config, GlobalArgs};
 use crate::error::{AppError, EXIT_CODES};
-use crate::{answer, audit, batch, cache, demo, eval, model, replay, report, server, verify};
+use crate::{
+    answer, audit, batch, cache, demo, eval, model, queue, replay, report, server, verify,
+};
 
 /// Check whether the sources an LLM cited say what it claimed.
 #[derive(Debug, Parser)]
@@ -37,6 +39,8 @@ pub enum Command {
     Serve(server::ServeArgs),
     /// Score a JSONL file of claims: precision figures, CSV/JSONL/HTML reports, resumable.
     Batch(batch::BatchArgs),
+    /// Take claims from a PostgreSQL queue (`batch --queue`), verify them, record the results.
+    Worker(queue::worker::WorkerArgs),
     /// List and filter the audit index (one row per verified citation).
     Audit(audit::command::AuditArgs),
     /// Print a stored page as it was judged, optionally with a quote highlighted.
@@ -61,7 +65,13 @@ impl Cli {
             Command::Demo(args) => demo::command(args, &config).await,
             Command::Eval(args) => eval::command(args, &config).await,
             Command::Serve(args) => server::run(args, &config).await.map(|()| 0),
-            Command::Batch(args) => batch::run(args, &config).await,
+            Command::Batch(args) => match &args.action {
+                Some(action) => queue::command::run(action).await,
+                None if args.queue.queue.is_some() => queue::enqueue::command(args).await,
+                None => batch::run(args, &config).await,
+            },
+            Command::Worker(args) => queue::worker::run(args, &config).await,
+            Command::Audit(args) if args.queue.queue.is_some() => queue::audit::list(args).await,
             Command::Audit(args) => audit::command::run(args, &config),
             Command::Replay(args) => replay::run(args, &config).await,
             Command::Report(args) => report::run(args, &config),

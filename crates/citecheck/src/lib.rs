@@ -23,6 +23,7 @@ pub mod evidence;
 pub mod model;
 pub mod output;
 pub mod prune;
+pub mod queue;
 pub mod replay;
 pub mod report;
 pub mod results;

@@ -140,6 +140,15 @@ impl Stores {
         &self.status
     }
 
+    /// `builder`, keeping every page in the evidence store (verdicts are recorded elsewhere:
+    /// the queue's workers write them with the claim's result).
+    pub fn attach_pages(&self, mut builder: VerifierBuilder) -> VerifierBuilder {
+        if let Some(evidence) = &self.evidence {
+            builder = builder.page_store(Arc::new(evidence.clone()));
+        }
+        builder
+    }
+
     /// `builder`, keeping every page in the evidence store and every verdict in the audit index.
     pub fn attach(&self, mut builder: VerifierBuilder) -> VerifierBuilder {
         if let Some(evidence) = &self.evidence {

@@ -7,8 +7,8 @@ use std::time::SystemTime;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 
-use super::{parse_time_bound, AuditFilter, AuditRow, AuditStore};
-use crate::config::{Config, ConfigError, StorePaths};
+use super::{parse_time_bound, AuditFilter, AuditIndex, AuditRow, AuditStore};
+use crate::config::{Config, ConfigError, QueueArg, StorePaths};
 use crate::error::AppError;
 
 /// `citecheck audit`: list and filter the audit index.
@@ -49,6 +49,10 @@ pub struct AuditArgs {
     /// Output format on stdout.
     #[arg(long, value_enum, default_value_t = AuditFormat::Table)]
     pub format: AuditFormat,
+
+    /// List the PostgreSQL audit index that `citecheck worker` writes instead of the SQLite one.
+    #[command(flatten)]
+    pub queue: QueueArg,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -86,9 +90,10 @@ pub fn list(args: &AuditArgs, paths: &StorePaths, out: &mut dyn Write) -> Result
     Ok(write_rows(args.format, &store, &filter, out)?)
 }
 
-fn write_rows(
+/// Writes the rows of `store` matching `filter` to `out` in `format`; returns how many.
+pub fn write_rows(
     format: AuditFormat,
-    store: &AuditStore,
+    store: &dyn AuditIndex,
     filter: &AuditFilter,
     out: &mut dyn Write,
 ) -> anyhow::Result<usize> {
@@ -97,7 +102,7 @@ fn write_rows(
         AuditFormat::Json => {
             // One array, written row by row: `--limit 0` over a large index stays small.
             write!(out, "[")?;
-            store.scan(filter, |row| {
+            store.scan_rows(filter, &mut |row| {
                 write!(out, "{}\n  ", if count == 0 { "" } else { "," })?;
                 serde_json::to_writer(&mut *out, &row)?;
                 count += 1;
@@ -111,7 +116,7 @@ fn write_rows(
                 .from_writer(&mut *out);
             // The header even when no row matches, so the file is always well-formed.
             writer.write_record(super::COLUMN_NAMES)?;
-            store.scan(filter, |row| {
+            store.scan_rows(filter, &mut |row| {
                 count += 1;
                 writer.serialize(&row)?;
                 Ok(())
@@ -124,7 +129,7 @@ fn write_rows(
                 "{:>6}  {:<20}  {:<12}  {:<22}  {:>4}  {:<40}  CLAIM",
                 "ID", "TIME", "LABEL", "REASON", "CONF", "URL"
             )?;
-            store.scan(filter, |row| {
+            store.scan_rows(filter, &mut |row| {
                 count += 1;
                 writeln!(out, "{}", table_line(&row))?;
                 Ok(())
@@ -161,10 +166,11 @@ pub fn clip(text: &str, width: usize) -> String {
     cut
 }
 
-/// `citecheck audit`, from the command line.
+/// `citecheck audit` over the SQLite index (the command line sends `--queue` to
+/// `queue::audit::list`).
 pub fn run(args: &AuditArgs, config: &Config) -> Result<u8, AppError> {
-    let paths = config.store_paths()?;
     let stdout = std::io::stdout();
+    let paths = config.store_paths()?;
     let mut out = std::io::BufWriter::new(stdout.lock());
     list(args, &paths, &mut out)?;
     out.flush().context("writing to stdout")?;

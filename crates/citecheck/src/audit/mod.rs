@@ -24,7 +24,7 @@ mod drift;
 mod query;
 pub mod schema;
 
-pub use query::{parse_time_bound, AuditFilter, COLUMN_NAMES};
+pub use query::{parse_time_bound, AuditFilter, Dialect, COLUMN_NAMES};
 
 /// Where a verdict came from; stored with each of its rows (the core's [`Origin`]).
 pub type RunInfo = Origin;
@@ -267,6 +267,38 @@ impl AuditStore {
         self.conn
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+/// An audit index the `audit` command can list: the SQLite one, or rows already read from the
+/// PostgreSQL one (`--queue`).
+pub trait AuditIndex {
+    /// Gives each row matching `filter` to `each`, in the filter's order.
+    fn scan_rows(
+        &self,
+        filter: &AuditFilter,
+        each: &mut dyn FnMut(AuditRow) -> anyhow::Result<()>,
+    ) -> anyhow::Result<()>;
+}
+
+impl AuditIndex for AuditStore {
+    fn scan_rows(
+        &self,
+        filter: &AuditFilter,
+        each: &mut dyn FnMut(AuditRow) -> anyhow::Result<()>,
+    ) -> anyhow::Result<()> {
+        self.scan(filter, each)
+    }
+}
+
+/// Rows already selected by the filter they were read with.
+impl AuditIndex for Vec<AuditRow> {
+    fn scan_rows(
+        &self,
+        _filter: &AuditFilter,
+        each: &mut dyn FnMut(AuditRow) -> anyhow::Result<()>,
+    ) -> anyhow::Result<()> {
+        self.iter().cloned().try_for_each(each)
     }
 }
 

@@ -30,13 +30,31 @@ pub struct AuditFilter {
     pub oldest_first: bool,
 }
 
+/// The SQL each audit index speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    /// `citations`, `?N` placeholders, LIKE (case-insensitive for ASCII in SQLite).
+    Sqlite,
+    /// `citecheck_citations`, `$N` placeholders, ILIKE for the same case-insensitive match.
+    Postgres,
+}
+
 impl AuditFilter {
     pub(super) fn to_sql(&self) -> (String, Vec<Value>) {
+        self.to_sql_in(Dialect::Sqlite)
+    }
+
+    /// The query and its values for `dialect`.
+    pub fn to_sql_in(&self, dialect: Dialect) -> (String, Vec<Value>) {
+        let (mark, table, like) = match dialect {
+            Dialect::Sqlite => ('?', "citations", "LIKE"),
+            Dialect::Postgres => ('$', "citecheck_citations", "ILIKE"),
+        };
         let mut clauses: Vec<String> = Vec::new();
         let mut values: Vec<Value> = Vec::new();
         let bind = |values: &mut Vec<Value>, value: Value| {
             values.push(value);
-            format!("?{}", values.len())
+            format!("{mark}{}", values.len())
         };
         if let Some(id) = self.id {
             let p = bind(&mut values, Value::Integer(id));
@@ -53,12 +71,12 @@ impl AuditFilter {
         }
         if let Some(text) = &self.claim_contains {
             let p = bind(&mut values, Value::Text(like_pattern(text)));
-            clauses.push(format!("claim LIKE {p} ESCAPE '\\'"));
+            clauses.push(format!("claim {like} {p} ESCAPE '\\'"));
         }
         if let Some(text) = &self.url_contains {
             let p = bind(&mut values, Value::Text(like_pattern(text)));
             clauses.push(format!(
-                "(url LIKE {p} ESCAPE '\\' OR final_url LIKE {p} ESCAPE '\\')"
+                "(url {like} {p} ESCAPE '\\' OR final_url {like} {p} ESCAPE '\\')"
             ));
         }
         if let Some(since) = &self.since {
@@ -73,7 +91,7 @@ impl AuditFilter {
             let p = bind(&mut values, Value::Text(run.clone()));
             clauses.push(format!("run_id = {p}"));
         }
-        let mut sql = format!("SELECT {} FROM citations", COLUMN_NAMES.join(", "));
+        let mut sql = format!("SELECT {} FROM {table}", COLUMN_NAMES.join(", "));
         if !clauses.is_empty() {
             sql.push_str(" WHERE ");
             sql.push_str(&clauses.join(" AND "));

@@ -12,7 +12,7 @@ use std::time::SystemTime;
 use citecheck_core::verifier::{DEFAULT_CACHE_PAGES, DEFAULT_PER_HOST};
 use clap::Args;
 
-use crate::config::{at_least_one, BatchSection, Config};
+use crate::config::{at_least_one, BatchSection, Config, QueueArg};
 use crate::error::{AppError, EXIT_INTERRUPTED};
 use crate::output::Format;
 use crate::storage::Stores;
@@ -21,6 +21,7 @@ mod answers;
 pub mod input;
 pub mod output;
 pub mod progress;
+pub mod remote;
 pub mod run;
 
 pub use crate::results::Summary;
@@ -31,10 +32,14 @@ pub const DEFAULT_CONCURRENCY: usize = 4;
 
 /// `citecheck batch INPUT.jsonl`
 #[derive(Debug, Args)]
-#[command(after_help = BATCH_HELP)]
+#[command(after_help = BATCH_HELP, args_conflicts_with_subcommands = true)]
 pub struct BatchArgs {
+    /// A queued batch's `status` or `export` (with --queue).
+    #[command(subcommand)]
+    pub action: Option<remote::BatchAction>,
+
     /// JSONL input: one {"id", "claim", "urls": [...]} per line.
-    #[arg(value_name = "INPUT", required_unless_present = "answers")]
+    #[arg(value_name = "INPUT")]
     pub input: Option<PathBuf>,
 
     /// JSONL of whole LLM answers instead: one {"id", "answer", "input_format"?} per line (the
@@ -43,24 +48,34 @@ pub struct BatchArgs {
     #[arg(long, value_name = "FILE.jsonl", conflicts_with = "input")]
     pub answers: Option<PathBuf>,
 
+    /// Enqueue the claims in a PostgreSQL queue for `citecheck worker` processes instead of
+    /// verifying them here; prints the batch id. Idempotent on `id`.
+    #[command(flatten)]
+    pub queue: QueueArg,
+
+    /// The queued batch's id (default: the input's file name without extension).
+    #[arg(long, value_name = "BATCH", requires = "queue")]
+    pub batch_id: Option<String>,
+
     /// The CSV report: one row per citation, written as claims complete.
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH", conflicts_with = "queue")]
     pub out: Option<PathBuf>,
 
     /// The full verdicts: one JSON object per claim ({"id", "claim", "overall", "citations"}).
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH", conflicts_with = "queue")]
     pub jsonl: Option<PathBuf>,
 
     /// Also write a self-contained HTML report at the end.
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH", conflicts_with = "queue")]
     pub html: Option<PathBuf>,
 
     /// Continue a previous run: skip ids already in --jsonl (or --out) and append to it.
-    #[arg(long, conflicts_with_all = ["retry_failed", "force"])]
+    #[arg(long, conflicts_with_all = ["retry_failed", "force", "queue"])]
     pub resume: bool,
 
     /// Verify again only the citations whose fetch failed (timeouts, 5xx, 429, connection
     /// errors; not dead links) in --jsonl, and verify ids not yet there; rewrites the outputs.
+    /// With --queue: queues again the batch's claims whose fetches failed.
     #[arg(long, conflicts_with = "force")]
     pub retry_failed: bool,
 
@@ -145,7 +160,8 @@ fn new_run_id() -> String {
     format!("batch-{stamp}-{}", std::process::id())
 }
 
-/// `citecheck batch`: builds the pipeline and stores, runs, prints the summary on stdout.
+/// `citecheck batch INPUT` run here (the command line sends `--queue` and `status|export` to
+/// the queue): builds the pipeline and stores, runs, prints the summary on stdout.
 /// Returns the exit code: 0 when the input was processed, [`EXIT_INTERRUPTED`] after Ctrl-C.
 pub async fn run(args: &BatchArgs, config: &Config) -> Result<u8, AppError> {
     // Answers become claims (one per cited statement) in a file of their own, which the batch
@@ -157,7 +173,9 @@ pub async fn run(args: &BatchArgs, config: &Config) -> Result<u8, AppError> {
     let input = match (&claims_file, &args.input) {
         (Some(file), _) => file.path().to_path_buf(),
         (None, Some(input)) => input.clone(),
-        (None, None) => return Err(AppError::usage("give an INPUT file or --answers FILE")),
+        (None, None) => return Err(AppError::usage(
+            "batch needs an INPUT file, --answers FILE, or `batch status|export BATCH`",
+        )),
     };
     let job = args.job(input, &config.batch, config.quiet)?;
     let engine = crate::engine::build_off_executor(&config.pipeline).await?;

@@ -72,6 +72,14 @@ pub enum ConfigError {
     Judge(#[source] JudgeConfigError),
     #[error("the Crawlbase fetcher is misconfigured")]
     Crawlbase(#[source] CrawlbaseError),
+    /// A service the command needs cannot be used (the PostgreSQL queue: unreachable, a bad
+    /// URL, a schema too new). Boxed so that this module depends on none of them.
+    #[error("{what} is unavailable")]
+    Unavailable {
+        what: &'static str,
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
     #[error("`{text}` is not a time: use 2025-03-01, 2025-03-01T12:00:00Z or an age like 24h")]
     NotATime {
         text: String,
@@ -219,5 +227,29 @@ pub fn seconds(name: &str, value: Option<f64>, default: Duration) -> Result<Dura
             name: name.to_string(),
             value: secs,
         }),
+    }
+}
+
+/// The PostgreSQL queue's connection string, shared by the commands that take `--queue`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct QueueArg {
+    /// The queue: a PostgreSQL connection string (postgres://user:password@host/db).
+    #[arg(
+        long,
+        env = "CITECHECK_QUEUE_URL",
+        hide_env_values = true,
+        value_name = "URL"
+    )]
+    pub queue: Option<String>,
+}
+
+impl QueueArg {
+    /// The connection string, or a usage error naming `command`.
+    pub fn require(&self, command: &str) -> Result<&str, ConfigError> {
+        self.queue.as_deref().ok_or_else(|| {
+            ConfigError::Invalid(format!(
+                "{command} needs the queue: --queue postgres://... or CITECHECK_QUEUE_URL"
+            ))
+        })
     }
 }

@@ -10,6 +10,8 @@ mod example;
 mod follow_up;
 mod model;
 mod pdf;
+mod queue;
+mod queue_support;
 mod report;
 mod server;
 mod server_answer;

@@ -30,16 +30,20 @@
 //! ```
 
 pub mod aggregate;
+pub mod census;
 pub mod content;
 pub mod extract;
 pub mod fetch;
+pub mod flatten;
 pub mod guard;
 pub mod judge;
+pub mod limits;
 pub mod model;
 pub mod passage;
 pub mod rank;
 pub mod retry;
 pub mod verifier;
+pub mod workers;
 
 pub use fetch::Fetcher;
 pub use judge::Judge;

@@ -102,6 +102,9 @@ pub enum Reason {
     JudgeError,
     /// A crawling service could not fetch the page after retries.
     CrawlFailed,
+    /// The page's markup is over the conversion limits (attributes) or its conversion ran out of
+    /// its time budget.
+    PageTooComplex,
 }
 
 impl Reason {
@@ -128,6 +131,7 @@ impl Reason {
             Reason::EvidenceQuoteNotInSource => "evidence_quote_not_in_source",
             Reason::JudgeError => "judge_error",
             Reason::CrawlFailed => "crawl_failed",
+            Reason::PageTooComplex => "page_too_complex",
         };
         fixed.to_string()
     }
@@ -161,6 +165,7 @@ impl Reason {
             "evidence_quote_not_in_source" => Reason::EvidenceQuoteNotInSource,
             "judge_error" => Reason::JudgeError,
             "crawl_failed" => Reason::CrawlFailed,
+            "page_too_complex" => Reason::PageTooComplex,
             _ => return None,
         };
         Some(r)
@@ -451,6 +456,7 @@ mod tests {
             Reason::EvidenceQuoteNotInSource,
             Reason::JudgeError,
             Reason::CrawlFailed,
+            Reason::PageTooComplex,
         ];
         for reason in all {
             let text = reason.as_string();

@@ -6,6 +6,7 @@ use url::Url;
 use super::{FetchOutcome, Page, Rejection};
 use crate::content::{self, PageKind};
 use crate::extract;
+use crate::limits::{Budget, PageLimits};
 use crate::model::{Label, Reason};
 
 /// The path a homepage check compares: empty is `/`, and one trailing slash is dropped, so
@@ -117,20 +118,35 @@ pub fn status_rejection(final_url: &Url, status: u16) -> Rejection {
 
 /// Interprets a successful answer's body: type checks, conversion, and the page rules.
 ///
-/// `text` is the decoded body.
+/// `text` is the decoded body; converting it stops when `budget` ends.
 pub fn interpret_body(
     requested: &Url,
     final_url: &Url,
     status: u16,
     kind: BodyKind,
     text: &str,
+    budget: &Budget,
 ) -> FetchOutcome {
     if let Some(outcome) = rejection_before_body(requested, final_url, status, Some(kind)) {
         return outcome;
     }
     // PDFs and other types were refused above: what is left is HTML or text.
     if kind == BodyKind::Html {
-        let extracted = extract::html_to_markdown(text, Some(final_url.as_str()));
+        let extracted = match extract::html_to_markdown(
+            text,
+            Some(final_url.as_str()),
+            &PageLimits::default(),
+            budget,
+        ) {
+            Ok(extracted) => extracted,
+            Err(err) => {
+                return FetchOutcome::Rejected(
+                    Rejection::new(Label::NotFound, Reason::PageTooComplex)
+                        .at(final_url.as_str(), Some(status))
+                        .detail(err.to_string()),
+                )
+            }
+        };
         return interpret_markdown(
             final_url,
             status,

@@ -12,5 +12,6 @@ mod server;
 mod server_audit;
 mod server_fuzz;
 mod server_live;
+mod server_slow;
 mod server_support;
 mod support_local;

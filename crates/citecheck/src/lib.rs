@@ -8,6 +8,7 @@ pub mod demo;
 pub mod engine;
 pub mod eval;
 pub mod evidence;
+pub mod neutral;
 pub mod output;
 pub mod replay;
 pub mod report;

@@ -4,6 +4,8 @@ use std::fmt::Write as _;
 
 use citecheck_core::{ClaimVerdict, Label, UrlVerdict};
 
+use crate::neutral::terminal_line as shown;
+
 /// The result as pretty JSON (the reference design's shape, plus optional provenance).
 pub fn json(verdict: &ClaimVerdict) -> String {
     serde_json::to_string_pretty(verdict).unwrap_or_else(|err| format!("{{\"error\": \"{err}\"}}"))
@@ -12,7 +14,7 @@ pub fn json(verdict: &ClaimVerdict) -> String {
 /// A readable summary: the claim, its label, then one block per citation.
 pub fn text(verdict: &ClaimVerdict, verbose: bool) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "claim:   {}", verdict.claim);
+    let _ = writeln!(out, "claim:   {}", shown(&verdict.claim));
     let _ = writeln!(out, "overall: {}", verdict.overall.as_str().to_uppercase());
     for citation in &verdict.citations {
         out.push('\n');
@@ -32,7 +34,7 @@ pub fn text(verdict: &ClaimVerdict, verbose: bool) -> String {
 }
 
 fn citation_block(out: &mut String, c: &UrlVerdict, verbose: bool) {
-    let mut head = format!("  {:<13} {}", c.label.as_str(), c.url);
+    let mut head = format!("  {:<13} {}", c.label.as_str(), shown(&c.url));
     if let Some(reason) = &c.reason {
         let _ = write!(head, "  [{reason}]");
     }
@@ -41,18 +43,18 @@ fn citation_block(out: &mut String, c: &UrlVerdict, verbose: bool) {
     }
     let _ = writeln!(out, "{head}");
     if let Some(final_url) = c.final_url.as_deref().filter(|f| *f != c.url) {
-        let _ = writeln!(out, "                -> {final_url}");
+        let _ = writeln!(out, "                -> {}", shown(final_url));
     }
     if let Some(quote) = &c.evidence_quote {
         let _ = writeln!(
             out,
             "                \"{}\"",
-            quote.split_whitespace().collect::<Vec<_>>().join(" ")
+            shown(&quote.split_whitespace().collect::<Vec<_>>().join(" "))
         );
     }
     if verbose {
         if let Some(detail) = &c.detail {
-            let _ = writeln!(out, "                ({detail})");
+            let _ = writeln!(out, "                ({})", shown(detail));
         }
     }
 }
@@ -68,5 +70,35 @@ pub fn exit_code(verdict: &ClaimVerdict) -> u8 {
         0
     } else {
         2
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use citecheck_core::Reason;
+
+    use super::*;
+
+    #[test]
+    fn page_and_claim_text_cannot_drive_the_terminal_issue_11() {
+        let mut citation = UrlVerdict::without_judge(
+            "https://a.example/\u{1b}[2J",
+            Label::NotFound,
+            Reason::Soft404,
+        );
+        citation.evidence_quote = Some("\u{1b}]0;owned\u{7} a quote".into());
+        citation.detail = Some("\u{9b}31m red".into());
+        let verdict = ClaimVerdict {
+            claim: "a claim \u{202e}reversed".into(),
+            overall: Label::NotFound,
+            citations: vec![citation],
+        };
+        let shown = text(&verdict, true);
+        assert!(
+            !shown.chars().any(|c| c.is_control() && c != '\n'),
+            "{shown:?}"
+        );
+        assert!(!shown.contains('\u{202e}'), "{shown:?}");
+        assert!(shown.contains("\\u{1b}]0;owned\\u{7} a quote"), "{shown}");
     }
 }

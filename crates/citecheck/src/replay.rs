@@ -5,6 +5,10 @@
 //! The quote is located the way the quote guard compares: curly quotes straightened, runs of
 //! whitespace as one space, and, failing that, inline Markdown emphasis ignored, so a quote the
 //! guard accepted is found in the page it came from.
+//!
+//! Control characters in the page (escape sequences, bells, bidi overrides) are printed as
+//! visible `\u{..}` escapes: a page is written by whoever controls the site, and must not drive
+//! the reader's terminal.
 
 use std::io::{IsTerminal, Write};
 use std::ops::Range;
@@ -15,6 +19,7 @@ use clap::Args;
 
 use crate::audit::AuditStore;
 use crate::evidence::EvidenceStore;
+use crate::neutral::{terminal, terminal_line};
 use crate::settings::ConfigError;
 
 /// Exit code when the quote asked for is not in the page.
@@ -102,8 +107,8 @@ pub async fn command(
                 return Err(ConfigError(format!(
                     "audit row {id} ({} {}, reason {}) kept no page to replay",
                     row.label,
-                    row.url,
-                    row.reason.as_deref().unwrap_or("none")
+                    terminal_line(&row.url),
+                    terminal_line(row.reason.as_deref().unwrap_or("none"))
                 ))
                 .into());
             }
@@ -114,7 +119,7 @@ pub async fn command(
     let (page, origin) = load_page(&rid, evidence).await?;
     tracing::info!(%rid, ?origin, "replaying");
     let Some(quote) = quote.filter(|q| !q.trim().is_empty()) else {
-        writeln!(out, "{}", page.trim_end())?;
+        writeln!(out, "{}", terminal(page.trim_end(), true))?;
         return Ok(0);
     };
     match find_quote(&page, &quote) {
@@ -127,9 +132,9 @@ pub async fn command(
             write!(
                 out,
                 "{}{open}{}{close}{}",
-                &page[..span.start],
-                &page[span.clone()],
-                &page[span.end..]
+                terminal(&page[..span.start], true),
+                terminal(&page[span.clone()], true),
+                terminal(&page[span.end..], true)
             )?;
             if !page.ends_with('\n') {
                 writeln!(out)?;
@@ -137,8 +142,11 @@ pub async fn command(
             Ok(0)
         }
         None => {
-            writeln!(out, "{}", page.trim_end())?;
-            eprintln!("warning: the quote is not in this page: {quote}");
+            writeln!(out, "{}", terminal(page.trim_end(), true))?;
+            eprintln!(
+                "warning: the quote is not in this page: {}",
+                terminal_line(&quote)
+            );
             Ok(EXIT_QUOTE_NOT_FOUND)
         }
     }

@@ -183,7 +183,8 @@ impl Outputs {
         if let Some(csv) = &mut self.csv {
             let overall = result.verdict.overall.as_str();
             for c in &result.verdict.citations {
-                csv.write_record(csv_row(&result.id, &result.verdict.claim, overall, c))?;
+                let row = csv_row(&result.id, &result.verdict.claim, overall, c);
+                csv.write_record(crate::neutral::csv_fields(row))?;
             }
             csv.flush().context("writing the CSV report")?;
         }

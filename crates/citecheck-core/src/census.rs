@@ -292,7 +292,8 @@ impl Scan<'_> {
 
     fn open_element(&mut self, name: Vec<u8>, self_closing: bool) {
         let name_is = |set: &[&[u8]]| set.contains(&name.as_slice());
-        if name_is(RAW_TEXT) {
+        // Inside `<svg>` or `<math>` a `<style>` or `<script>` holds markup, not raw text.
+        if name_is(RAW_TEXT) && self.foreign == 0 {
             self.skip_raw_text(&name);
             return;
         }
@@ -451,6 +452,8 @@ mod tests {
             ("<div><span></div><div>x", 4),
             ("<svg><path/><path/><g/></svg>", 3),
             ("<h1>a<h2>b", 3),
+            // Found by the fuzzer: inside foreign content `<style>` holds markup.
+            ("<svg><style><i><i><i>", 7),
         ];
         for (html, expected) in table {
             assert_eq!(depth(html), expected, "{html}");

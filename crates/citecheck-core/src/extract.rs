@@ -201,7 +201,11 @@ fn readability_markdown(document: Document, url: Option<&str>) -> (Option<String
     let Ok(mut readability) = Readability::with_document(document, url, Some(config)) else {
         return (None, None);
     };
-    match readability.parse() {
+    let parsed = readability.parse();
+    // The tree and the copies the readability pass made of it are freed before the Markdown
+    // conversion builds its own tree: only one is held at a time.
+    drop(readability);
+    match parsed {
         Ok(article) => {
             let title = Some(article.title.trim().to_string()).filter(|t| !t.is_empty());
             let markdown = converter().convert(&article.content).ok().map(tidy);

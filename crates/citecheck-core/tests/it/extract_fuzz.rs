@@ -5,7 +5,8 @@
 //!
 //! A stack overflow aborts the process instead of failing a test, so the cases run in a child
 //! process that this test starts and checks. `PROPTEST_CASES` sets how many (48 by default, a
-//! bounded run for CI); the slowest case is reported on stderr for BENCHMARKS.md.
+//! bounded run for CI); the slowest case is reported on stderr, and written whole to the file
+//! `CITECHECK_FUZZ_SLOWEST` names, for BENCHMARKS.md.
 
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -17,8 +18,8 @@ use proptest::prelude::*;
 
 const CHILD: &str = "CITECHECK_EXTRACT_FUZZ_CHILD";
 
-/// The slowest case so far: (time, bytes, a description).
-static SLOWEST: Mutex<Option<(Duration, usize, String)>> = Mutex::new(None);
+/// The slowest case so far: (time, the page).
+static SLOWEST: Mutex<Option<(Duration, String)>> = Mutex::new(None);
 
 fn tag_name() -> impl Strategy<Value = &'static str> {
     prop::sample::select(vec![
@@ -97,9 +98,8 @@ fn page() -> impl Strategy<Value = String> {
 
 fn record(elapsed: Duration, html: &str) {
     let mut slowest = SLOWEST.lock().unwrap_or_else(|p| p.into_inner());
-    if slowest.as_ref().is_none_or(|(t, _, _)| elapsed > *t) {
-        let head: String = html.chars().take(120).collect();
-        *slowest = Some((elapsed, html.len(), head));
+    if slowest.as_ref().is_none_or(|(t, _)| elapsed > *t) {
+        *slowest = Some((elapsed, html.to_string()));
     }
 }
 
@@ -135,8 +135,15 @@ fn run_cases() {
             Err(err) => prop_assert!(false, "{err} on {} bytes", html.len()),
         }
     });
-    if let Some((elapsed, bytes, head)) = SLOWEST.lock().unwrap_or_else(|p| p.into_inner()).take() {
-        eprintln!("slowest case: {elapsed:?} for {bytes} bytes, starting {head:?}");
+    if let Some((elapsed, html)) = SLOWEST.lock().unwrap_or_else(|p| p.into_inner()).take() {
+        let head: String = html.chars().take(120).collect();
+        eprintln!(
+            "slowest case: {elapsed:?} for {} bytes, starting {head:?}",
+            html.len()
+        );
+        if let Some(path) = std::env::var_os("CITECHECK_FUZZ_SLOWEST") {
+            std::fs::write(path, html).expect("write the slowest case");
+        }
     }
 }
 

@@ -112,10 +112,15 @@ pub enum Exhausted {
 
 /// A deadline and an abandon flag shared by a caller and the work it started. Cloning shares the
 /// flag.
+///
+/// A budget grants its work some time, never past an outer limit (the fetch timeout). Work that
+/// must wait for a worker first is [`Budget::restarted`] when it starts, so the wait is bounded
+/// by the outer limit but does not eat into the work's own time.
 #[derive(Debug, Clone)]
 pub struct Budget {
     granted: Duration,
     deadline: Instant,
+    limit: Instant,
     abandoned: Arc<AtomicBool>,
 }
 
@@ -123,21 +128,40 @@ impl Budget {
     /// A budget of `granted` from now.
     pub fn new(granted: Duration) -> Budget {
         let now = Instant::now();
+        let deadline = now.checked_add(granted).unwrap_or(now);
         Budget {
             granted,
-            deadline: now.checked_add(granted).unwrap_or(now),
+            deadline,
+            limit: deadline,
             abandoned: Arc::new(AtomicBool::new(false)),
         }
     }
 
-    /// A budget of `granted` from now, ending no later than `deadline`.
-    pub fn within(granted: Duration, deadline: Instant) -> Budget {
-        let now = Instant::now();
-        Budget::new(granted.min(deadline.saturating_duration_since(now)))
+    /// A budget of `granted` from now, ending no later than `limit`.
+    pub fn within(granted: Duration, limit: Instant) -> Budget {
+        let mut budget = Budget::new(granted);
+        budget.limit = limit;
+        budget.deadline = budget.deadline.min(limit);
+        budget
     }
 
+    /// The same budget granted afresh from now (still within its limit), sharing the flag.
+    pub fn restarted(&self) -> Budget {
+        let now = Instant::now();
+        Budget {
+            deadline: now.checked_add(self.granted).unwrap_or(now).min(self.limit),
+            ..self.clone()
+        }
+    }
+
+    /// When the work must stop.
     pub fn deadline(&self) -> Instant {
         self.deadline
+    }
+
+    /// The outer limit no restart goes past.
+    pub fn limit(&self) -> Instant {
+        self.limit
     }
 
     /// Tells the work to stop at its next check.
@@ -186,5 +210,22 @@ mod tests {
         assert_eq!(spent.check(), Err(Exhausted::Time(Duration::ZERO)));
         let capped = Budget::within(Duration::from_secs(60), Instant::now());
         assert!(capped.check().is_err());
+    }
+
+    #[test]
+    fn a_restarted_budget_gets_its_time_afresh_but_never_past_its_limit() {
+        let waited = Budget::within(
+            Duration::from_millis(1),
+            Instant::now() + Duration::from_secs(60),
+        );
+        std::thread::sleep(Duration::from_millis(5));
+        assert!(waited.check().is_err());
+        assert_eq!(waited.restarted().check(), Ok(()));
+
+        let limited = Budget::within(Duration::from_secs(60), Instant::now());
+        assert!(limited.restarted().check().is_err());
+        let shared = waited.restarted();
+        waited.abandon();
+        assert_eq!(shared.check(), Err(Exhausted::Abandoned));
     }
 }

@@ -38,6 +38,8 @@ type Job = Box<dyn FnOnce() + Send>;
 pub enum WorkError {
     #[error(transparent)]
     Budget(#[from] Exhausted),
+    #[error("no conversion worker became free in time")]
+    Busy,
     #[error("the page conversion panicked: {0}")]
     Panicked(String),
     #[error("the conversion workers could not be started")]
@@ -89,35 +91,32 @@ impl WorkerPool {
         self.threads
     }
 
-    /// Runs `job` on a worker within `budget`. The job receives the budget and should check it
-    /// between its steps. Dropping the returned future abandons the job.
+    /// Runs `job` on a worker within `budget`: waiting for a worker is bounded by the budget's
+    /// limit, and the job gets the budget [`Budget::restarted`] when it starts. The job should
+    /// check its budget between steps. Dropping the returned future abandons the job.
     pub async fn run<T, F>(&self, budget: Budget, job: F) -> Result<T, WorkError>
     where
         F: FnOnce(&Budget) -> T + Send + 'static,
         T: Send + 'static,
     {
         let _abandon = AbandonOnDrop(budget.clone());
-        let deadline = tokio::time::Instant::from_std(budget.deadline());
-        let permit = match tokio::time::timeout_at(
-            deadline,
-            Arc::clone(&self.permits).acquire_owned(),
-        )
-        .await
-        {
-            Ok(Ok(permit)) => permit,
-            // The semaphore is never closed; a spent budget is the only way here.
-            Ok(Err(_)) | Err(_) => return Err(budget.check().err().unwrap_or(spent()).into()),
-        };
+        let limit = tokio::time::Instant::from_std(budget.limit());
+        let permit =
+            match tokio::time::timeout_at(limit, Arc::clone(&self.permits).acquire_owned()).await {
+                Ok(Ok(permit)) => permit,
+                // The semaphore is never closed; only the limit ends the wait.
+                Ok(Err(_)) | Err(_) => return Err(WorkError::Busy),
+            };
         let (done, result) = oneshot::channel();
         let job_budget = budget.clone();
-        let queued: Job = Box::new(move || run_one(permit, &job_budget, job, done));
+        let queued: Job = Box::new(move || run_one(permit, &job_budget.restarted(), job, done));
         if self.jobs.try_send(queued).is_err() {
             // Unreachable while the permits match the channel's capacity and workers live.
             return Err(WorkError::Panicked("the conversion queue is full".into()));
         }
-        match tokio::time::timeout_at(deadline, result).await {
+        match tokio::time::timeout_at(limit, result).await {
             Ok(Ok(outcome)) => outcome,
-            // The job was skipped (its budget was spent before it started) or the time ran out.
+            // The job was skipped (its budget was spent before it started) or the limit passed.
             Ok(Err(_)) | Err(_) => Err(budget.check().err().unwrap_or(spent()).into()),
         }
     }
@@ -276,6 +275,36 @@ mod tests {
             call.await.expect("task").expect("job ran");
         }
         assert_eq!(most.load(Ordering::SeqCst), 2);
+    }
+
+    #[tokio::test]
+    async fn waiting_for_a_busy_pool_is_bounded_by_the_limit_and_is_not_the_jobs_time() {
+        let pool = Arc::new(WorkerPool::new(1).expect("pool"));
+        let busy = Arc::clone(&pool);
+        let occupant = tokio::spawn(async move {
+            busy.run(Budget::new(Duration::from_millis(400)), spin)
+                .await
+        });
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let err = pool
+            .run(Budget::new(Duration::from_millis(100)), |_| 1)
+            .await
+            .expect_err("no worker was free");
+        assert!(matches!(err, WorkError::Busy), "{err}");
+        // A job that waited most of its limit still gets its own time once it starts.
+        let limit = Instant::now() + Duration::from_secs(30);
+        let got = pool
+            .run(
+                Budget::within(Duration::from_millis(200), limit),
+                |budget| {
+                    std::thread::sleep(Duration::from_millis(50));
+                    budget.check().is_ok()
+                },
+            )
+            .await
+            .expect("ran after the occupant left");
+        assert!(got);
+        let _ = occupant.await;
     }
 
     #[tokio::test]

@@ -20,7 +20,7 @@ use super::{charset, FetchOutcome, Fetcher, Rejection};
 use crate::limits::{Budget, DEFAULT_CONVERSION_BUDGET};
 use crate::model::{Label, Reason};
 use crate::retry::retry_after;
-use crate::workers::WorkerPool;
+use crate::workers::{WorkError, WorkerPool};
 
 pub const DEFAULT_MAX_BODY_BYTES: u64 = 10 * 1024 * 1024;
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -314,6 +314,12 @@ impl DirectFetcher {
         };
         match converted {
             Ok(outcome) => Attempt::Done(outcome),
+            // Every worker stayed busy until the timeout: not the page's fault.
+            Err(err @ WorkError::Busy) => Attempt::Done(FetchOutcome::Rejected(
+                Rejection::new(Label::Unreachable, Reason::Timeout)
+                    .at(at, Some(status))
+                    .detail(err.to_string()),
+            )),
             Err(err) => Attempt::Done(FetchOutcome::Rejected(
                 Rejection::new(Label::NotFound, Reason::PageTooComplex)
                     .at(at, Some(status))

@@ -143,8 +143,8 @@ struct Scan<'a> {
     bytes: &'a [u8],
     at: usize,
     census: Census,
-    /// Lower-cased names of the open elements, innermost last.
-    open: Vec<Vec<u8>>,
+    /// Names of the open elements, innermost last.
+    open: Vec<Name>,
     /// Open `<svg>` and `<math>` elements: inside them `<x/>` closes itself.
     foreign: usize,
     depth_cap: usize,
@@ -212,8 +212,8 @@ impl Scan<'_> {
         };
     }
 
-    /// A tag name, lower-cased; `at` is on its first byte.
-    fn name(&mut self) -> Vec<u8> {
+    /// A tag name; `at` is on its first byte.
+    fn name(&mut self) -> Name {
         let start = self.at;
         while self
             .bytes
@@ -222,7 +222,7 @@ impl Scan<'_> {
         {
             self.at += 1;
         }
-        self.bytes[start..self.at].to_ascii_lowercase()
+        Name::new(&self.bytes[start..self.at])
     }
 
     /// Walks a tag's attributes up to its `>`: their count, and whether it ended with `/>`.
@@ -290,14 +290,14 @@ impl Scan<'_> {
         }
     }
 
-    fn open_element(&mut self, name: Vec<u8>, self_closing: bool) {
+    fn open_element(&mut self, name: Name, self_closing: bool) {
         let name_is = |set: &[&[u8]]| set.contains(&name.as_slice());
         // Inside `<svg>` or `<math>` a `<style>` or `<script>` holds markup, not raw text.
         if name_is(RAW_TEXT) && self.foreign == 0 {
-            self.skip_raw_text(&name);
+            self.skip_raw_text(name.as_slice());
             return;
         }
-        if name == b"plaintext" {
+        if name.as_slice() == b"plaintext" {
             self.at = self.bytes.len();
         }
         if self.deep
@@ -321,7 +321,12 @@ impl Scan<'_> {
             b"tbody" | b"thead" | b"tfoot" => {
                 self.close_within(&[b"tbody", b"thead", b"tfoot"], &[])
             }
-            b"option" | b"optgroup" if self.open.last().is_some_and(|top| top == b"option") => {
+            b"option" | b"optgroup"
+                if self
+                    .open
+                    .last()
+                    .is_some_and(|top| top.as_slice() == b"option") =>
+            {
                 self.pop();
             }
             _ if name_is(HEADINGS)
@@ -363,7 +368,7 @@ impl Scan<'_> {
     }
 
     /// An end tag closes the innermost open element of its name, and everything inside it.
-    fn close(&mut self, name: &[u8]) {
+    fn close(&mut self, name: &Name) {
         if let Some(index) = self.open.iter().rposition(|open| open == name) {
             self.truncate(index);
         }
@@ -401,6 +406,35 @@ impl Scan<'_> {
             self.at = start + 2;
         }
         self.at = self.bytes.len();
+    }
+}
+
+/// A tag name, lower-cased, kept inline: longer names are cut to their first [`Name::MAX`]
+/// bytes, which no name the rules single out reaches, so only the depth estimate of long custom
+/// element names that share a prefix is blurred.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Name {
+    bytes: [u8; Name::MAX],
+    len: u8,
+}
+
+impl Name {
+    const MAX: usize = 24;
+
+    fn new(raw: &[u8]) -> Name {
+        let len = raw.len().min(Name::MAX);
+        let mut bytes = [0; Name::MAX];
+        for (to, from) in bytes.iter_mut().zip(&raw[..len]) {
+            *to = from.to_ascii_lowercase();
+        }
+        Name {
+            bytes,
+            len: len as u8,
+        }
+    }
+
+    fn as_slice(&self) -> &[u8] {
+        &self.bytes[..usize::from(self.len)]
     }
 }
 

@@ -29,7 +29,7 @@ pub const WORKER_STACK_BYTES: usize = 16 << 20;
 const FALLBACK_THREADS: usize = 2;
 
 /// Upper bound on the shared pool's workers: each may hold a large page and its tree.
-const MAX_SHARED_THREADS: usize = 8;
+pub const MAX_SHARED_THREADS: usize = 8;
 
 type Job = Box<dyn FnOnce() + Send>;
 

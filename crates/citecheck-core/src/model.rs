@@ -98,8 +98,12 @@ pub enum Reason {
     Paywall,
     /// The judge's quote is not in the passages it was shown.
     EvidenceQuoteNotInSource,
+    /// The judge's quote is on the page but too short to carry the claim (one word, say).
+    EvidenceQuoteTooShort,
     /// The judge failed (transport, malformed answer, refusal); see the audit for the cause.
     JudgeError,
+    /// The ranker failed (its model missing or broken), so no judge was asked; see `detail`.
+    RankerError,
     /// A crawling service could not fetch the page after retries.
     CrawlFailed,
     /// The page's markup is over the conversion limits (attributes) or its conversion ran out of
@@ -129,7 +133,9 @@ impl Reason {
             Reason::NeedsJavascript => "needs_javascript",
             Reason::Paywall => "paywall",
             Reason::EvidenceQuoteNotInSource => "evidence_quote_not_in_source",
+            Reason::EvidenceQuoteTooShort => "evidence_quote_too_short",
             Reason::JudgeError => "judge_error",
+            Reason::RankerError => "ranker_error",
             Reason::CrawlFailed => "crawl_failed",
             Reason::PageTooComplex => "page_too_complex",
         };
@@ -163,7 +169,9 @@ impl Reason {
             "needs_javascript" => Reason::NeedsJavascript,
             "paywall" => Reason::Paywall,
             "evidence_quote_not_in_source" => Reason::EvidenceQuoteNotInSource,
+            "evidence_quote_too_short" => Reason::EvidenceQuoteTooShort,
             "judge_error" => Reason::JudgeError,
+            "ranker_error" => Reason::RankerError,
             "crawl_failed" => Reason::CrawlFailed,
             "page_too_complex" => Reason::PageTooComplex,
             _ => return None,
@@ -454,7 +462,9 @@ mod tests {
             Reason::NeedsJavascript,
             Reason::Paywall,
             Reason::EvidenceQuoteNotInSource,
+            Reason::EvidenceQuoteTooShort,
             Reason::JudgeError,
+            Reason::RankerError,
             Reason::CrawlFailed,
             Reason::PageTooComplex,
         ];

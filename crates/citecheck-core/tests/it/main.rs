@@ -1,7 +1,9 @@
 //! citecheck-core's integration tests: one binary, split by feature.
 
+pub mod archive;
 mod crawlbase;
 mod extract_fuzz;
 mod fetch;
 mod judges;
 mod site;
+mod text_fragments;

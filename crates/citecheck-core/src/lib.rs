@@ -53,6 +53,7 @@ pub mod judge;
 pub mod limits;
 pub mod model;
 pub mod passage;
+pub mod pdf;
 pub mod rank;
 pub mod retry;
 pub mod store;

@@ -86,8 +86,12 @@ pub enum Reason {
     BlockedAddress,
     /// A deep link that landed on the site's homepage.
     RedirectedToHomepage,
-    /// A PDF (by path or content type): its text is not judged.
+    /// A PDF (by path or content type) while PDF reading is off (`--no-pdf`).
     PdfUnsupported,
+    /// A PDF without a text layer (a scan): there is nothing to quote.
+    PdfNoText,
+    /// A PDF whose text needs a password.
+    PdfEncrypted,
     /// A content type that is neither HTML nor text (images, archives, ...).
     UnsupportedContentType,
     /// A 200 page that is a short "page not found" template.
@@ -128,6 +132,8 @@ impl Reason {
             Reason::BlockedAddress => "blocked_address",
             Reason::RedirectedToHomepage => "redirected_to_homepage",
             Reason::PdfUnsupported => "pdf_unsupported",
+            Reason::PdfNoText => "pdf_no_text",
+            Reason::PdfEncrypted => "pdf_encrypted",
             Reason::UnsupportedContentType => "unsupported_content_type",
             Reason::Soft404 => "soft_404",
             Reason::NeedsJavascript => "needs_javascript",
@@ -164,6 +170,8 @@ impl Reason {
             "blocked_address" => Reason::BlockedAddress,
             "redirected_to_homepage" => Reason::RedirectedToHomepage,
             "pdf_unsupported" => Reason::PdfUnsupported,
+            "pdf_no_text" => Reason::PdfNoText,
+            "pdf_encrypted" => Reason::PdfEncrypted,
             "unsupported_content_type" => Reason::UnsupportedContentType,
             "soft_404" => Reason::Soft404,
             "needs_javascript" => Reason::NeedsJavascript,
@@ -544,6 +552,8 @@ mod tests {
             Reason::BlockedAddress,
             Reason::RedirectedToHomepage,
             Reason::PdfUnsupported,
+            Reason::PdfNoText,
+            Reason::PdfEncrypted,
             Reason::UnsupportedContentType,
             Reason::Soft404,
             Reason::NeedsJavascript,

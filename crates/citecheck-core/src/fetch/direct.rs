@@ -18,6 +18,7 @@ use super::resolve::{GuardPolicy, GuardedResolver, HostResolver, ResolveError, S
 use super::{charset, FetchOutcome, Fetcher, Rejection};
 use crate::limits::{Budget, DEFAULT_CONVERSION_BUDGET};
 use crate::model::{Label, Reason};
+use crate::pdf::{self, PdfLimits};
 use crate::retry::{self, retry_after, ReadError, Try};
 use crate::workers::{WorkError, WorkerPool};
 
@@ -53,6 +54,8 @@ pub struct FetchOptions {
     pub guard: GuardPolicy,
     /// Bound on converting one page, counted within `timeout`.
     pub conversion_budget: Duration,
+    /// How PDFs are read; `None` leaves them unread (`pdf_unsupported`) and undownloaded.
+    pub pdf: Option<PdfLimits>,
 }
 
 impl Default for FetchOptions {
@@ -68,6 +71,7 @@ impl Default for FetchOptions {
             user_agent: DEFAULT_USER_AGENT.to_string(),
             guard: GuardPolicy::default(),
             conversion_budget: DEFAULT_CONVERSION_BUDGET,
+            pdf: Some(PdfLimits::default()),
         }
     }
 }
@@ -177,8 +181,8 @@ impl DirectFetcher {
             if let Some(rejection) = self.destination_refusal(&current) {
                 return Attempt::Done(FetchOutcome::Rejected(rejection));
             }
-            if interpret::has_pdf_path(&current) {
-                // Its text is never judged, so neither the first URL nor a hop is downloaded.
+            if self.options.pdf.is_none() && interpret::has_pdf_path(&current) {
+                // Its text is not judged, so neither the first URL nor a hop is downloaded.
                 return Attempt::Done(FetchOutcome::Rejected(
                     Rejection::new(Label::NotFound, Reason::PdfUnsupported)
                         .at(current.as_str(), None),
@@ -281,8 +285,9 @@ impl DirectFetcher {
             .and_then(|v| v.to_str().ok())
             .map(str::to_string);
         let declared = interpret::declared_kind(content_type.as_deref());
+        let read_pdfs = self.options.pdf.is_some();
         if let Some(outcome) =
-            interpret::rejection_before_body(requested, final_url, status, declared)
+            interpret::rejection_before_body(requested, final_url, status, declared, read_pdfs)
         {
             return Attempt::Done(outcome);
         }
@@ -290,6 +295,12 @@ impl DirectFetcher {
             Ok(body) => body,
             Err(attempt) => return attempt,
         };
+        if let Some(limits) = self.options.pdf {
+            if interpret::body_kind(content_type.as_deref(), &body) == BodyKind::Pdf {
+                let read = pdf::read_blocking(body, limits).await;
+                return Attempt::Done(interpret::interpret_pdf(final_url, status, read));
+            }
+        }
         let at = final_url.to_string();
         let requested = requested.clone();
         let final_url = final_url.clone();

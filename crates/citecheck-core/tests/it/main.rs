@@ -5,5 +5,6 @@ mod crawlbase;
 mod extract_fuzz;
 mod fetch;
 mod judges;
+mod pdf;
 mod site;
 mod text_fragments;

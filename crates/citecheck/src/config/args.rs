@@ -143,6 +143,19 @@ pub struct GlobalArgs {
     )]
     pub allow_hosts: Vec<String>,
 
+    /// Leave PDFs unread (reason `pdf_unsupported`) instead of extracting their text.
+    #[arg(
+        long,
+        global = true,
+        env = "CITECHECK_NO_PDF",
+        value_parser = BoolishValueParser::new(),
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "true",
+        value_name = "BOOL"
+    )]
+    pub no_pdf: Option<bool>,
+
     /// Do not ask the Internet Archive about dead links (404, 410, no such domain, homepage
     /// redirects, soft 404s).
     #[arg(

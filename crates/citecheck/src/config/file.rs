@@ -72,6 +72,7 @@ pub struct FetchSection {
     pub user_agent: Option<String>,
     pub allow_private_hosts: Option<bool>,
     pub allowed_hosts: Option<Vec<String>>,
+    pub read_pdfs: Option<bool>,
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -11,6 +11,7 @@ use citecheck_core::archive::{self, ArchiveClient, ArchiveOptions};
 use citecheck_core::fetch::direct::{self, FetchOptions};
 use citecheck_core::fetch::resolve::GuardPolicy;
 use citecheck_core::judge::{LlmJudgeConfig, LlmProvider, SecretString};
+use citecheck_core::pdf::PdfLimits;
 use citecheck_core::rank::DEFAULT_TOP_K;
 use citecheck_core::verifier::{
     VerifyOptions, DEFAULT_FETCH_CONCURRENCY, DEFAULT_JUDGE_CONCURRENCY,
@@ -234,6 +235,12 @@ impl Settings {
                 enabled: !allow_private,
                 allowed_hosts,
             },
+            pdf: args
+                .no_pdf
+                .map(|off| !off)
+                .or(file.fetch.read_pdfs)
+                .unwrap_or(true)
+                .then(PdfLimits::default),
             ..FetchOptions::default()
         };
         let verify = VerifyOptions {
@@ -430,6 +437,7 @@ mod tests {
         );
         assert_eq!(from_file.fetch.user_agent, defaults.fetch.user_agent);
         assert_eq!(from_file.fetch.guard.enabled, defaults.fetch.guard.enabled);
+        assert_eq!(from_file.fetch.pdf, defaults.fetch.pdf);
         assert_eq!(
             from_file.embedding_cache_max_bytes,
             defaults.embedding_cache_max_bytes
@@ -441,6 +449,22 @@ mod tests {
         assert_eq!(a.options.base_url, b.options.base_url);
         assert_eq!(a.options.timeout, b.options.timeout);
         assert_eq!(a.judge_archived, b.judge_archived);
+    }
+
+    #[test]
+    fn pdfs_are_read_unless_the_flag_or_the_file_says_no() {
+        let read = |flags: &[&str], toml_text: &str| {
+            let file: FileConfig = toml::from_str(toml_text).expect("valid toml");
+            Settings::merge_with_env(&args(flags), &file, |_| None)
+                .expect("valid")
+                .fetch
+                .pdf
+                .is_some()
+        };
+        assert!(read(&[], ""));
+        assert!(!read(&["--no-pdf"], ""));
+        assert!(!read(&[], "[fetch]\nread_pdfs = false\n"));
+        assert!(read(&["--no-pdf=false"], "[fetch]\nread_pdfs = false\n"));
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use super::{error, request, routes};
+use super::{answer, error, request, routes};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -16,9 +16,24 @@ use super::{error, request, routes};
                        supported, contradicted, not_found or unreachable, with a verbatim quote \
                        from the page when there is one."
     ),
-    paths(routes::health, routes::verify, routes::openapi_json, routes::metrics),
+    paths(
+        routes::health,
+        routes::verify,
+        answer::verify_answer_route,
+        routes::openapi_json,
+        routes::metrics
+    ),
     components(schemas(
         request::VerifyRequest,
+        answer::AnswerRequest,
+        crate::answer::AnswerVerdict,
+        crate::answer::AnswerSummary,
+        crate::answer::StatementVerdict,
+        crate::answer::CitationVerdict,
+        citecheck_answer::Format,
+        citecheck_answer::Span,
+        citecheck_answer::Unchecked,
+        citecheck_answer::Problem,
         citecheck_core::ClaimVerdict,
         citecheck_core::UrlVerdict,
         citecheck_core::Label,

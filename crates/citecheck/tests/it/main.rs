@@ -1,5 +1,6 @@
 //! The citecheck binary crate's integration tests: one test binary, split by feature.
 
+mod answer;
 mod audit;
 mod batch;
 mod batch_support;
@@ -8,8 +9,10 @@ mod devset;
 mod example;
 mod follow_up;
 mod model;
+mod pdf;
 mod report;
 mod server;
+mod server_answer;
 mod server_audit;
 mod server_fuzz;
 mod server_live;

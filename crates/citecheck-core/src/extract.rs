@@ -1,19 +1,36 @@
-//! HTML -> Markdown of the page's main content (pure, CPU-bound).
+//! HTML -> Markdown of the page's main content (pure, CPU-bound, bounded).
 //!
 //! A readability pass (dom_smoothie, a port of Mozilla's readability.js) picks the article and
 //! drops navigation, sidebars, footers and ads; htmd turns it into Markdown. When that leaves
 //! fewer than [`MIN_READABLE_CHARS`] non-whitespace characters the readability pass is taken to
 //! have failed (short or unusual pages) and the whole page is converted instead, minus scripts,
 //! styles and other markup that is never text.
+//!
+//! Both libraries recurse over the tree and the readability pass is quadratic in its depth, so a
+//! page reaches them only within [`PageLimits`]: its markup is counted first ([`census`]), then
+//! the tree is built in chunks under the [`Budget`] and measured again. A page too deep or with
+//! too many elements is flattened to its text ([`flatten`]); one whose tags carry too many
+//! attributes for the tokenizer is refused. Call it on a thread with a large stack (see
+//! [`crate::workers`]): the limits keep the recursion to a few hundred levels.
 
 use std::sync::OnceLock;
 
+use dom_query::{Document, NodeRef};
 use dom_smoothie::{Config, Readability};
 use htmd::HtmlToMarkdown;
+use html5ever::tendril::{StrTendril, TendrilSink};
+use thiserror::Error;
+
+use crate::census;
+use crate::flatten;
+use crate::limits::{Budget, Exhausted, Measure, Overflow, PageLimits};
 
 /// Below this many non-whitespace characters a conversion counts as thin: the readability pass
 /// is retried without readability, and a page still this thin after that is an empty shell.
 pub const MIN_READABLE_CHARS: usize = 200;
+
+/// Input handed to the tree builder between two budget checks.
+const PARSE_CHUNK_BYTES: usize = 64 * 1024;
 
 /// A page converted to Markdown.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,28 +40,151 @@ pub struct Extracted {
     pub title: Option<String>,
     /// Whether the Markdown came from the readability pass (false: whole-page fallback).
     pub readability: bool,
+    /// The limit the page went over, when its text was flattened instead of converted.
+    pub flattened: Option<Overflow>,
 }
 
-/// Converts an HTML page to Markdown, readability first, whole page as the fallback.
+/// Why a page could not be converted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum ExtractError {
+    #[error("the page is too complex to convert: {0}")]
+    TooComplex(Overflow),
+    #[error(transparent)]
+    Budget(#[from] Exhausted),
+}
+
+/// Converts an HTML page to Markdown, readability first, whole page as the fallback; a page over
+/// `limits` is flattened to text or refused, and the work stops when `budget` ends.
 ///
 /// `url` resolves relative links; it may be `None`.
-pub fn html_to_markdown(html: &str, url: Option<&str>) -> Extracted {
-    let (readable, title) = readability_markdown(html, url);
+pub fn html_to_markdown(
+    html: &str,
+    url: Option<&str>,
+    limits: &PageLimits,
+    budget: &Budget,
+) -> Result<Extracted, ExtractError> {
+    let counted = census::take(html, limits.max_depth);
+    limits
+        .check(Measure::AttributesOnOneElement, counted.busiest_tag)
+        .and_then(|()| limits.check(Measure::Attributes, counted.attributes))
+        .map_err(ExtractError::TooComplex)?;
+    let over = limits
+        .check(Measure::Depth, counted.depth)
+        .and_then(|()| limits.check(Measure::Elements, counted.elements));
+    if let Err(overflow) = over {
+        return flattened(html, overflow, budget);
+    }
+    budget.check()?;
+    let document = match parse(html, limits, budget)? {
+        Ok(document) => document,
+        Err(overflow) => return flattened(html, overflow, budget),
+    };
+    if let Err(overflow) = measure_tree(&document, limits) {
+        drop(document);
+        return flattened(html, overflow, budget);
+    }
+    budget.check()?;
+    let (readable, title) = readability_markdown(document, url);
+    budget.check()?;
     let title = title.or_else(|| document_title(html));
     if let Some(markdown) = readable {
         if non_whitespace_chars(&markdown) >= MIN_READABLE_CHARS {
-            return Extracted {
+            return Ok(Extracted {
                 markdown,
                 title,
                 readability: true,
-            };
+                flattened: None,
+            });
         }
     }
-    Extracted {
+    Ok(Extracted {
         markdown: whole_page_markdown(html),
         title,
         readability: false,
+        flattened: None,
+    })
+}
+
+/// The page as plain paragraphs, for a page over the tree limits.
+fn flattened(html: &str, overflow: Overflow, budget: &Budget) -> Result<Extracted, ExtractError> {
+    tracing::debug!(%overflow, "page flattened to text");
+    Ok(Extracted {
+        markdown: tidy(flatten::text(html, budget)?),
+        title: document_title(html),
+        readability: false,
+        flattened: Some(overflow),
+    })
+}
+
+/// Builds the tree in chunks, checking the budget between them and the number of nodes the tree
+/// builder made (it may add elements the census never saw).
+fn parse(
+    html: &str,
+    limits: &PageLimits,
+    budget: &Budget,
+) -> Result<Result<Document, Overflow>, Exhausted> {
+    let options = html5ever::ParseOpts {
+        tree_builder: html5ever::tree_builder::TreeBuilderOpts {
+            scripting_enabled: false,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let mut parser = html5ever::parse_document(Document::default(), options);
+    // Elements, text nodes and comments: a tree of allowed elements stays well under this.
+    let max_nodes = limits.max_elements.saturating_mul(4);
+    let mut rest = html;
+    while !rest.is_empty() {
+        budget.check()?;
+        let nodes = parser.tokenizer.sink.sink.tree.len();
+        if nodes > max_nodes {
+            return Ok(Err(Overflow {
+                what: Measure::Elements,
+                found: nodes,
+                limit: max_nodes,
+            }));
+        }
+        let mut cut = rest.len().min(PARSE_CHUNK_BYTES);
+        while !rest.is_char_boundary(cut) {
+            cut += 1;
+        }
+        let (chunk, tail) = rest.split_at(cut);
+        parser.process(StrTendril::from_slice(chunk));
+        rest = tail;
     }
+    Ok(Ok(parser.finish()))
+}
+
+/// The depth and element count of the built tree, walked without recursion.
+fn measure_tree(document: &Document, limits: &PageLimits) -> Result<(), Overflow> {
+    let mut elements = 0;
+    let mut deepest = 0;
+    let mut depth = 0;
+    let mut node: Option<NodeRef<'_>> = document.root().first_child();
+    while let Some(current) = node {
+        if current.is_element() {
+            elements += 1;
+        }
+        deepest = usize::max(deepest, depth + 1);
+        if let Some(child) = current.first_child() {
+            depth += 1;
+            node = Some(child);
+            continue;
+        }
+        let mut climbing = Some(current);
+        node = None;
+        while let Some(at) = climbing {
+            if let Some(sibling) = at.next_sibling() {
+                node = Some(sibling);
+                break;
+            }
+            climbing = at.parent().filter(|parent| !parent.is_document());
+            depth = depth.saturating_sub(1);
+        }
+    }
+    limits.check(Measure::Depth, deepest)?;
+    limits.check(Measure::Elements, elements)
 }
 
 /// The number of characters that are not whitespace: the measure every thinness rule uses.
@@ -52,17 +192,20 @@ pub fn non_whitespace_chars(text: &str) -> usize {
     text.chars().filter(|c| !c.is_whitespace()).count()
 }
 
-fn readability_markdown(html: &str, url: Option<&str>) -> (Option<String>, Option<String>) {
+fn readability_markdown(document: Document, url: Option<&str>) -> (Option<String>, Option<String>) {
     let config = Config {
-        // Very large pages would otherwise take seconds; readability.js has no cap either, so
-        // keep it generous.
+        // The page limits have already bounded the element count.
         max_elements_to_parse: 0,
         ..Config::default()
     };
-    let Ok(mut readability) = Readability::new(html, url, Some(config)) else {
+    let Ok(mut readability) = Readability::with_document(document, url, Some(config)) else {
         return (None, None);
     };
-    match readability.parse() {
+    let parsed = readability.parse();
+    // The tree and the copies the readability pass made of it are freed before the Markdown
+    // conversion builds its own tree: only one is held at a time.
+    drop(readability);
+    match parsed {
         Ok(article) => {
             let title = Some(article.title.trim().to_string()).filter(|t| !t.is_empty());
             let markdown = converter().convert(&article.content).ok().map(tidy);
@@ -126,7 +269,171 @@ pub fn document_title(html: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use super::*;
+    use crate::limits::{MAX_ATTRIBUTES_PER_ELEMENT, MAX_DEPTH, MAX_ELEMENTS};
+
+    fn html_to_markdown(html: &str, url: Option<&str>) -> Extracted {
+        super::html_to_markdown(
+            html,
+            url,
+            &PageLimits::default(),
+            &Budget::new(Duration::from_secs(60)),
+        )
+        .expect("the page converts")
+    }
+
+    fn nested(open: &str, close: &str, levels: usize) -> String {
+        format!(
+            "<html><head><title>Deep</title></head><body>{}Water boils at 100 degrees Celsius \
+             at sea level.{}</body></html>",
+            open.repeat(levels),
+            close.repeat(levels)
+        )
+    }
+
+    /// Set in the child process that [`in_child_process`] starts.
+    const CHILD: &str = "CITECHECK_EXTRACT_CHILD";
+
+    /// Runs the test `name` of this module in a child process and fails if the child did not
+    /// exit cleanly. A stack overflow aborts the whole process, so only a child can report one
+    /// as a failure instead of taking the test binary down. Returns false in the child itself.
+    fn in_child_process(name: &str) -> bool {
+        if std::env::var_os(CHILD).is_some() {
+            return false;
+        }
+        let module = module_path!().split_once("::").map_or("", |(_, m)| m);
+        let exe = std::env::current_exe().expect("the test binary's path");
+        let status = std::process::Command::new(exe)
+            .args(["--exact", &format!("{module}::{name}"), "--test-threads=1"])
+            .env(CHILD, "1")
+            .status()
+            .expect("the child test runs");
+        assert!(status.success(), "the child process failed: {status}");
+        true
+    }
+
+    /// Converts on a thread with the 2 MiB stack Rust gives spawned threads (and tokio its
+    /// blocking pool): the limits must keep the recursion well inside it, so the large-stack
+    /// workers have a wide margin.
+    fn convert_on_a_small_stack(html: String) -> Result<Extracted, ExtractError> {
+        std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(move || {
+                super::html_to_markdown(
+                    &html,
+                    None,
+                    &PageLimits::default(),
+                    &Budget::new(Duration::from_secs(120)),
+                )
+            })
+            .expect("spawn")
+            .join()
+            .expect("no panic")
+    }
+
+    #[test]
+    fn deeply_nested_pages_are_flattened_without_overflowing_the_stack_issue_11() {
+        if in_child_process(
+            "deeply_nested_pages_are_flattened_without_overflowing_the_stack_issue_11",
+        ) {
+            return;
+        }
+        for (open, close, levels) in [
+            ("<b>", "</b>", 2_000),
+            ("<div>", "</div>", 5_000),
+            ("<div>", "</div>", 100_000),
+            ("<span>", "", 50_000),
+            ("<ul><li>", "</li></ul>", 3_000),
+            ("<table><tr><td>", "</td></tr></table>", 2_000),
+            ("<div/>", "", 5_000),
+        ] {
+            let got = convert_on_a_small_stack(nested(open, close, levels))
+                .unwrap_or_else(|err| panic!("{open} x {levels}: {err}"));
+            assert!(got.flattened.is_some(), "{open} x {levels}");
+            assert!(
+                got.markdown
+                    .contains("Water boils at 100 degrees Celsius at sea level."),
+                "{open} x {levels}: {}",
+                got.markdown
+            );
+            assert_eq!(got.title.as_deref(), Some("Deep"));
+        }
+    }
+
+    #[test]
+    fn pages_just_inside_the_depth_limit_convert_on_a_small_stack_issue_11() {
+        if in_child_process("pages_just_inside_the_depth_limit_convert_on_a_small_stack_issue_11") {
+            return;
+        }
+        let room = MAX_DEPTH - 3;
+        for (open, close, per_level) in [
+            ("<div>", "</div>", 1),
+            ("<b>", "</b>", 1),
+            ("<blockquote>", "</blockquote>", 1),
+            ("<ul><li>", "</li></ul>", 2),
+            ("<ol><li><p>", "</p></li></ol>", 3),
+            ("<table><tr><td>", "</td></tr></table>", 4),
+            ("<a href=\"/x\">", "</a>", 1),
+        ] {
+            let html = nested(open, close, room / per_level);
+            let got = convert_on_a_small_stack(html).unwrap_or_else(|err| panic!("{open}: {err}"));
+            assert_eq!(got.flattened, None, "{open}");
+            assert!(
+                got.markdown.contains("Water boils"),
+                "{open}: {}",
+                got.markdown
+            );
+        }
+    }
+
+    #[test]
+    fn too_many_elements_are_flattened_before_a_tree_is_built() {
+        let html = format!("<body>{}</body>", "<p>x</p>".repeat(MAX_ELEMENTS + 1));
+        let got = html_to_markdown(&html, None);
+        let overflow = got.flattened.expect("flattened");
+        assert_eq!(overflow.what, Measure::Elements);
+        assert_eq!(got.markdown.matches('x').count(), MAX_ELEMENTS + 1);
+    }
+
+    #[test]
+    fn a_tag_with_too_many_attributes_is_refused_by_name() {
+        let names: Vec<String> = (0..=MAX_ATTRIBUTES_PER_ELEMENT)
+            .map(|i| format!("a{i}"))
+            .collect();
+        let html = format!("<div {}>Water boils.</div>", names.join(" "));
+        let err = super::html_to_markdown(
+            &html,
+            None,
+            &PageLimits::default(),
+            &Budget::new(Duration::from_secs(60)),
+        )
+        .expect_err("refused");
+        assert!(matches!(
+            err,
+            ExtractError::TooComplex(Overflow {
+                what: Measure::AttributesOnOneElement,
+                ..
+            })
+        ));
+        assert!(
+            err.to_string().contains("257 attributes on one element"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_spent_budget_stops_the_conversion() {
+        let err = super::html_to_markdown(
+            ARTICLE,
+            None,
+            &PageLimits::default(),
+            &Budget::new(Duration::ZERO),
+        )
+        .expect_err("no time left");
+        assert_eq!(err, ExtractError::Budget(Exhausted::Time(Duration::ZERO)));
+    }
 
     const ARTICLE: &str = r#"<!doctype html><html><head><title>Boiling point of water</title>
 <style>body{color:red}</style><script>var tracking = "should never appear";</script></head>

@@ -42,12 +42,15 @@
 pub mod aggregate;
 pub mod anchor;
 pub mod archive;
+pub mod census;
 pub mod content;
 pub mod extract;
 pub mod fetch;
+pub mod flatten;
 pub mod fragment;
 pub mod guard;
 pub mod judge;
+pub mod limits;
 pub mod model;
 pub mod passage;
 pub mod pdf;
@@ -55,6 +58,7 @@ pub mod rank;
 pub mod retry;
 pub mod store;
 pub mod verifier;
+pub mod workers;
 
 pub use fetch::Fetcher;
 pub use judge::Judge;

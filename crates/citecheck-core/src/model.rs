@@ -110,6 +110,9 @@ pub enum Reason {
     RankerError,
     /// A crawling service could not fetch the page after retries.
     CrawlFailed,
+    /// The page's markup is over the conversion limits (attributes) or its conversion ran out of
+    /// its time budget.
+    PageTooComplex,
 }
 
 impl Reason {
@@ -140,6 +143,7 @@ impl Reason {
             Reason::JudgeError => "judge_error",
             Reason::RankerError => "ranker_error",
             Reason::CrawlFailed => "crawl_failed",
+            Reason::PageTooComplex => "page_too_complex",
         };
         fixed.to_string()
     }
@@ -177,6 +181,7 @@ impl Reason {
             "judge_error" => Reason::JudgeError,
             "ranker_error" => Reason::RankerError,
             "crawl_failed" => Reason::CrawlFailed,
+            "page_too_complex" => Reason::PageTooComplex,
             _ => return None,
         };
         Some(r)
@@ -558,6 +563,7 @@ mod tests {
             Reason::JudgeError,
             Reason::RankerError,
             Reason::CrawlFailed,
+            Reason::PageTooComplex,
         ];
         for reason in all {
             let text = reason.as_string();

@@ -21,6 +21,7 @@ pub mod error;
 pub mod eval;
 pub mod evidence;
 pub mod model;
+pub mod neutral;
 pub mod output;
 pub mod prune;
 pub mod queue;

@@ -33,7 +33,11 @@ fn main() -> ExitCode {
             return ExitCode::from(EXIT_FATAL);
         }
     };
-    match runtime.block_on(cli.run()) {
+    let outcome = runtime.block_on(cli.run());
+    // Blocking work still running (a ranking, a store write of an abandoned request) must not
+    // hold the exit: `serve` has already given requests their grace period.
+    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+    match outcome {
         Ok(code) => ExitCode::from(code),
         Err(err) => {
             eprintln!("error: {}", err.report());

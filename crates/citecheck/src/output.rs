@@ -25,6 +25,8 @@ pub fn print_stdout(text: &str) -> anyhow::Result<()> {
     }
 }
 
+use crate::neutral::terminal_line as shown;
+
 /// The result as pretty JSON (the reference design's shape, plus optional provenance).
 pub fn json(verdict: &ClaimVerdict) -> String {
     serde_json::to_string_pretty(verdict).unwrap_or_else(|err| format!("{{\"error\": \"{err}\"}}"))
@@ -33,7 +35,7 @@ pub fn json(verdict: &ClaimVerdict) -> String {
 /// A readable summary: the claim, its label, then one block per citation.
 pub fn text(verdict: &ClaimVerdict, verbose: bool) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "claim:   {}", verdict.claim);
+    let _ = writeln!(out, "claim:   {}", shown(&verdict.claim));
     let _ = writeln!(out, "overall: {}", verdict.overall.as_str().to_uppercase());
     for citation in &verdict.citations {
         out.push('\n');
@@ -53,7 +55,7 @@ pub fn text(verdict: &ClaimVerdict, verbose: bool) -> String {
 }
 
 fn citation_block(out: &mut String, c: &UrlVerdict, verbose: bool) {
-    let mut head = format!("  {:<13} {}", c.label.as_str(), c.url);
+    let mut head = format!("  {:<13} {}", c.label.as_str(), shown(&c.url));
     if let Some(reason) = &c.reason {
         let _ = write!(head, "  [{reason}]");
     }
@@ -62,13 +64,13 @@ fn citation_block(out: &mut String, c: &UrlVerdict, verbose: bool) {
     }
     let _ = writeln!(out, "{head}");
     if let Some(final_url) = c.final_url.as_deref().filter(|f| *f != c.url) {
-        let _ = writeln!(out, "                -> {final_url}");
+        let _ = writeln!(out, "                -> {}", shown(final_url));
     }
     if let Some(quote) = &c.evidence_quote {
         let _ = writeln!(
             out,
             "                \"{}\"",
-            quote.split_whitespace().collect::<Vec<_>>().join(" ")
+            shown(&quote.split_whitespace().collect::<Vec<_>>().join(" "))
         );
         if let Some(link) = &c.follow_up.evidence_url {
             let _ = writeln!(out, "                quote on the page: {link}");
@@ -77,7 +79,7 @@ fn citation_block(out: &mut String, c: &UrlVerdict, verbose: bool) {
     follow_up_lines(out, c);
     if verbose {
         if let Some(detail) = &c.detail {
-            let _ = writeln!(out, "                ({detail})");
+            let _ = writeln!(out, "                ({})", shown(detail));
         }
     }
 }
@@ -139,6 +141,29 @@ mod tests {
     use citecheck_core::{ArchiveInfo, Reason};
 
     use super::*;
+
+    #[test]
+    fn page_and_claim_text_cannot_drive_the_terminal_issue_11() {
+        let mut citation = UrlVerdict::without_judge(
+            "https://a.example/\u{1b}[2J",
+            Label::NotFound,
+            Reason::Soft404,
+        );
+        citation.evidence_quote = Some("\u{1b}]0;owned\u{7} a quote".into());
+        citation.detail = Some("\u{9b}31m red".into());
+        let verdict = ClaimVerdict {
+            claim: "a claim \u{202e}reversed".into(),
+            overall: Label::NotFound,
+            citations: vec![citation],
+        };
+        let shown = text(&verdict, true);
+        assert!(
+            !shown.chars().any(|c| c.is_control() && c != '\n'),
+            "{shown:?}"
+        );
+        assert!(!shown.contains('\u{202e}'), "{shown:?}");
+        assert!(shown.contains("\\u{1b}]0;owned\\u{7} a quote"), "{shown}");
+    }
 
     #[test]
     fn the_text_links_each_quote_and_says_what_became_of_a_dead_link() {

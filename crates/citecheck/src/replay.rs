@@ -5,6 +5,10 @@
 //! The quote is located the way the quote guard compares: curly quotes straightened, runs of
 //! whitespace as one space, and, failing that, inline Markdown emphasis ignored, so a quote the
 //! guard accepted is found in the page it came from.
+//!
+//! Control characters in the page (escape sequences, bells, bidi overrides) are printed as
+//! visible `\u{..}` escapes: a page is written by whoever controls the site, and must not drive
+//! the reader's terminal.
 
 use std::io::{IsTerminal, Write};
 use std::ops::Range;
@@ -17,6 +21,7 @@ use crate::audit::AuditStore;
 use crate::config::{Config, ConfigError};
 use crate::error::AppError;
 use crate::evidence::EvidenceStore;
+use crate::neutral::{terminal, terminal_line};
 
 /// Exit code when the quote asked for is not in the page.
 pub const EXIT_QUOTE_NOT_FOUND: u8 = 2;
@@ -105,8 +110,8 @@ pub async fn command(
                 return Err(AppError::usage(format!(
                     "audit row {id} ({} {}, reason {}) kept no page to replay",
                     row.label,
-                    row.url,
-                    row.reason.as_deref().unwrap_or("none")
+                    terminal_line(&row.url),
+                    terminal_line(row.reason.as_deref().unwrap_or("none"))
                 )));
             }
             if args.quote.is_none() {
@@ -121,7 +126,7 @@ pub async fn command(
     let (page, origin) = load_page(&rid, evidence).await?;
     tracing::info!(%rid, ?origin, "replaying");
     let Some(quote) = quote.filter(|q| !q.trim().is_empty()) else {
-        writeln!(out, "{}", page.trim_end()).context("writing the page")?;
+        writeln!(out, "{}", terminal(page.trim_end(), true)).context("writing the page")?;
         return Ok(0);
     };
     let span = offsets
@@ -164,9 +169,9 @@ fn write_highlighted(
             write!(
                 out,
                 "{}{open}{}{close}{}",
-                &page[..span.start],
-                &page[span.clone()],
-                &page[span.end..]
+                terminal(&page[..span.start], true),
+                terminal(&page[span.clone()], true),
+                terminal(&page[span.end..], true)
             )?;
             if !page.ends_with('\n') {
                 writeln!(out)?;
@@ -174,8 +179,11 @@ fn write_highlighted(
             Ok(0)
         }
         None => {
-            writeln!(out, "{}", page.trim_end())?;
-            eprintln!("warning: the quote is not in this page: {quote}");
+            writeln!(out, "{}", terminal(page.trim_end(), true))?;
+            eprintln!(
+                "warning: the quote is not in this page: {}",
+                terminal_line(quote)
+            );
             Ok(EXIT_QUOTE_NOT_FOUND)
         }
     }

@@ -16,9 +16,11 @@ use url::{Host, Url};
 use super::interpret::{self, BodyKind};
 use super::resolve::{GuardPolicy, GuardedResolver, HostResolver, ResolveError, SystemResolver};
 use super::{charset, FetchOutcome, Fetcher, Rejection};
+use crate::limits::{Budget, DEFAULT_CONVERSION_BUDGET};
 use crate::model::{Label, Reason};
 use crate::pdf::{self, PdfLimits};
 use crate::retry::{self, retry_after, ReadError, Try};
+use crate::workers::{WorkError, WorkerPool};
 
 pub const DEFAULT_MAX_BODY_BYTES: u64 = 10 * 1024 * 1024;
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -50,6 +52,8 @@ pub struct FetchOptions {
     pub max_retry_wait: Duration,
     pub user_agent: String,
     pub guard: GuardPolicy,
+    /// Bound on converting one page, counted within `timeout`.
+    pub conversion_budget: Duration,
     /// How PDFs are read; `None` leaves them unread (`pdf_unsupported`) and undownloaded.
     pub pdf: Option<PdfLimits>,
 }
@@ -66,6 +70,7 @@ impl Default for FetchOptions {
             max_retry_wait: DEFAULT_MAX_RETRY_WAIT,
             user_agent: DEFAULT_USER_AGENT.to_string(),
             guard: GuardPolicy::default(),
+            conversion_budget: DEFAULT_CONVERSION_BUDGET,
             pdf: Some(PdfLimits::default()),
         }
     }
@@ -214,7 +219,9 @@ impl DirectFetcher {
                     }
                 }
             }
-            return self.read_final(requested, &current, response).await;
+            return self
+                .read_final(requested, &current, response, deadline)
+                .await;
         }
         Attempt::Done(FetchOutcome::Rejected(
             Rejection::new(Label::Unreachable, Reason::TooManyRedirects)
@@ -258,6 +265,7 @@ impl DirectFetcher {
         requested: &Url,
         final_url: &Url,
         response: reqwest::Response,
+        deadline: tokio::time::Instant,
     ) -> Attempt {
         let status = response.status().as_u16();
         if status >= 400 {
@@ -296,7 +304,7 @@ impl DirectFetcher {
         let at = final_url.to_string();
         let requested = requested.clone();
         let final_url = final_url.clone();
-        let work = move || {
+        let work = move |budget: &Budget| {
             let kind = interpret::body_kind(content_type.as_deref(), &body);
             let text = match kind {
                 BodyKind::Html | BodyKind::Text => {
@@ -304,16 +312,28 @@ impl DirectFetcher {
                 }
                 BodyKind::Pdf | BodyKind::Other => String::new(),
             };
-            interpret::interpret_body(&requested, &final_url, status, kind, &text)
+            interpret::interpret_body(&requested, &final_url, status, kind, &text, budget)
         };
-        // Parsing and converting a large page takes milliseconds of CPU: keep it off the
-        // executor threads that serve I/O.
-        match tokio::task::spawn_blocking(work).await {
+        // Converting a page is CPU work that hostile markup can make long and deep: it runs on
+        // the shared large-stack workers, within what is left of the attempt's timeout, and is
+        // abandoned with this future.
+        let budget = Budget::within(self.options.conversion_budget, deadline.into_std());
+        let converted = match WorkerPool::shared() {
+            Ok(pool) => pool.run(budget, work).await,
+            Err(err) => Err(err),
+        };
+        match converted {
             Ok(outcome) => Attempt::Done(outcome),
-            Err(err) => Attempt::Done(FetchOutcome::Rejected(
-                Rejection::new(Label::NotFound, Reason::BadResponse)
+            // Every worker stayed busy until the timeout: not the page's fault.
+            Err(err @ WorkError::Busy) => Attempt::Done(FetchOutcome::Rejected(
+                Rejection::new(Label::Unreachable, Reason::Timeout)
                     .at(at, Some(status))
-                    .detail(format!("page conversion failed: {err}")),
+                    .detail(err.to_string()),
+            )),
+            Err(err) => Attempt::Done(FetchOutcome::Rejected(
+                Rejection::new(Label::NotFound, Reason::PageTooComplex)
+                    .at(at, Some(status))
+                    .detail(err.to_string()),
             )),
         }
     }

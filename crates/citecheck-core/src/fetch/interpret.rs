@@ -6,6 +6,7 @@ use url::Url;
 use super::{FetchOutcome, Page, Rejection};
 use crate::content::{self, PageKind};
 use crate::extract;
+use crate::limits::{Budget, PageLimits};
 use crate::model::{Label, Reason};
 use crate::pdf::{PdfError, PdfText};
 
@@ -118,13 +119,14 @@ pub fn status_rejection(final_url: &Url, status: u16) -> Rejection {
 
 /// Interprets a successful answer's body: type checks, conversion, and the page rules.
 ///
-/// `text` is the decoded body.
+/// `text` is the decoded body; converting it stops when `budget` ends.
 pub fn interpret_body(
     requested: &Url,
     final_url: &Url,
     status: u16,
     kind: BodyKind,
     text: &str,
+    budget: &Budget,
 ) -> FetchOutcome {
     if let Some(outcome) = rejection_before_body(requested, final_url, status, Some(kind), false) {
         return outcome;
@@ -132,7 +134,21 @@ pub fn interpret_body(
     // PDFs (read by [`interpret_pdf`], never as text) and other types were refused above: what
     // is left is HTML or text.
     if kind == BodyKind::Html {
-        let extracted = extract::html_to_markdown(text, Some(final_url.as_str()));
+        let extracted = match extract::html_to_markdown(
+            text,
+            Some(final_url.as_str()),
+            &PageLimits::default(),
+            budget,
+        ) {
+            Ok(extracted) => extracted,
+            Err(err) => {
+                return FetchOutcome::Rejected(
+                    Rejection::new(Label::NotFound, Reason::PageTooComplex)
+                        .at(final_url.as_str(), Some(status))
+                        .detail(err.to_string()),
+                )
+            }
+        };
         return interpret_markdown(
             final_url,
             status,

@@ -5,6 +5,7 @@
 
 mod bodies;
 mod guard;
+mod hostile;
 mod pages;
 mod redirects;
 mod statuses;

@@ -2,6 +2,7 @@
 
 pub mod archive;
 mod crawlbase;
+mod extract_fuzz;
 mod fetch;
 mod judges;
 mod pdf;

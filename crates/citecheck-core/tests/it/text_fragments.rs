@@ -14,6 +14,7 @@ use axum::routing::get;
 use axum::Router;
 use citecheck_core::anchor;
 use citecheck_core::extract::html_to_markdown;
+use citecheck_core::limits::{Budget, PageLimits};
 
 /// One page: its target paragraphs (id, HTML), the judge's quote, the passage the judge saw
 /// (when the quote is on the page twice), and the ids the browser may land on.
@@ -209,7 +210,14 @@ async fn chromium_scrolls_to_the_quote_each_evidence_link_names() {
     let mut failures = Vec::new();
     for (n, case) in cases.iter().enumerate() {
         let url = format!("http://{addr}/page/{n}");
-        let markdown = html_to_markdown(&page(case), Some(&url)).markdown;
+        let markdown = html_to_markdown(
+            &page(case),
+            Some(&url),
+            &PageLimits::default(),
+            &Budget::new(std::time::Duration::from_secs(60)),
+        )
+        .expect("the page converts")
+        .markdown;
         let passages = vec![case.seen.map_or(markdown.clone(), str::to_string)];
         let Some((link, _)) = anchor::evidence(&url, &markdown, &passages, case.quote) else {
             failures.push(format!("{}: the quote was not located", case.name));

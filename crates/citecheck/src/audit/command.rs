@@ -118,7 +118,7 @@ pub fn write_rows(
             writer.write_record(super::COLUMN_NAMES)?;
             store.scan_rows(filter, &mut |row| {
                 count += 1;
-                writer.serialize(&row)?;
+                writer.write_record(crate::neutral::csv_record(&row)?)?;
                 Ok(())
             })?;
             writer.flush()?;
@@ -143,15 +143,16 @@ pub fn write_rows(
 }
 
 fn table_line(row: &AuditRow) -> String {
+    use crate::neutral::terminal_line as shown;
     format!(
         "{:>6}  {:<20}  {:<12}  {:<22}  {:>4.2}  {:<40}  {}",
         row.id,
         row.recorded_at,
         row.label,
-        clip(row.reason.as_deref().unwrap_or("-"), 22),
+        shown(&clip(row.reason.as_deref().unwrap_or("-"), 22)),
         row.confidence,
-        clip(&row.url, 40),
-        clip(&row.claim, 60)
+        shown(&clip(&row.url, 40)),
+        shown(&clip(&row.claim, 60))
     )
 }
 

@@ -167,7 +167,8 @@ impl Outputs {
         if let Some(csv) = &mut self.csv {
             let overall = result.verdict.overall.as_str();
             for c in &result.verdict.citations {
-                csv.write_record(csv_row(&result.id, &result.verdict.claim, overall, c))?;
+                let row = csv_row(&result.id, &result.verdict.claim, overall, c);
+                csv.write_record(crate::neutral::csv_fields(row))?;
             }
             csv.flush().context("writing the CSV report")?;
         }
@@ -410,4 +411,52 @@ pub fn read_result_at(path: &Path, offset: u64) -> anyhow::Result<(BatchResult, 
     let result = serde_json::from_str(line.trim_end())
         .with_context(|| format!("re-reading {} at byte {offset}", path.display()))?;
     Ok((result, line))
+}
+
+#[cfg(test)]
+mod tests {
+    use citecheck_core::{ClaimVerdict, Label, Reason};
+
+    use super::*;
+
+    #[test]
+    fn cells_a_spreadsheet_would_run_are_written_as_text_and_the_jsonl_stays_exact_issue_11() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let (csv_path, jsonl_path) = (dir.path().join("out.csv"), dir.path().join("out.jsonl"));
+        let mut outputs = Outputs::open(
+            Some(&csv_path),
+            Some(&jsonl_path),
+            Mode::Fresh { force: false },
+            false,
+        )
+        .expect("opens");
+        let mut citation =
+            UrlVerdict::without_judge("https://a.example/x", Label::NotFound, Reason::Soft404);
+        citation.evidence_quote = Some("=HYPERLINK(\"http://evil.example\")".into());
+        let result = BatchResult {
+            id: "@id".into(),
+            verdict: ClaimVerdict {
+                claim: "+1+cmd|' /C calc'!A0".into(),
+                overall: Label::NotFound,
+                citations: vec![citation],
+            },
+        };
+        outputs.write(&result).expect("writes");
+        outputs.finish().expect("finishes");
+        let csv = std::fs::read_to_string(&csv_path).expect("csv");
+        let mut reader = csv::Reader::from_reader(csv.as_bytes());
+        let row = reader.records().next().expect("a row").expect("parses");
+        for field in &row {
+            assert!(
+                !field.starts_with(['=', '+', '-', '@', '\t', '\r']),
+                "{field:?}"
+            );
+        }
+        assert_eq!(&row[0], "'@id");
+        let jsonl = std::fs::read_to_string(&jsonl_path).expect("jsonl");
+        assert!(
+            jsonl.contains("\"claim\":\"+1+cmd|' /C calc'!A0\""),
+            "{jsonl}"
+        );
+    }
 }

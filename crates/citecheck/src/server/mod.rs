@@ -11,7 +11,7 @@
 //! ([`limits`]), the address guard stays on unless the operator turns it off, and SIGTERM/SIGINT
 //! stop accepting connections and let requests in flight finish within a grace period.
 
-use std::future::{Future, IntoFuture};
+use std::future::Future;
 use std::time::Duration;
 
 use anyhow::Context;
@@ -29,6 +29,7 @@ use crate::storage::Stores;
 pub mod answer;
 pub mod auth;
 pub mod config;
+pub mod connections;
 pub mod error;
 pub mod extract;
 pub mod limits;
@@ -101,37 +102,23 @@ fn cors_layer(origins: &[String]) -> Option<CorsLayer> {
 }
 
 /// Serves `app` on `listener` until `shutdown` completes, then stops accepting connections and
-/// gives requests in flight up to `grace` to finish. Returns whether they all did.
+/// gives requests in flight up to `grace` to finish. Returns whether they all did. Connections
+/// are bounded by the default [`connections::ConnectionLimits`] (HTTP/1.1 only, header, body and
+/// idle timeouts, a maximum number of connections).
 pub async fn serve(
     listener: TcpListener,
     app: Router,
     shutdown: impl Future<Output = ()> + Send + 'static,
     grace: Duration,
 ) -> std::io::Result<Drained> {
-    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
-    let server = axum::serve(listener, app).with_graceful_shutdown(async move {
-        let _ = stop_rx.await;
-    });
-    let mut server = std::pin::pin!(server.into_future());
-    tokio::select! {
-        finished = &mut server => return finished.map(|()| Drained::All),
-        () = shutdown => {}
-    }
-    tracing::info!(
-        grace_secs = grace.as_secs_f64(),
-        "shutting down: no new connections, waiting for requests in flight"
-    );
-    let _ = stop_tx.send(());
-    match tokio::time::timeout(grace, server).await {
-        Ok(finished) => finished.map(|()| Drained::All),
-        Err(_) => {
-            tracing::warn!(
-                grace_secs = grace.as_secs_f64(),
-                "requests still in flight after the grace period were abandoned"
-            );
-            Ok(Drained::GraceElapsed)
-        }
-    }
+    connections::serve(
+        listener,
+        app,
+        connections::ConnectionLimits::default(),
+        shutdown,
+        grace,
+    )
+    .await
 }
 
 /// How a shutdown ended.

@@ -469,3 +469,56 @@ async fn an_index_from_an_older_citecheck_is_migrated_and_keeps_its_rows() {
         .expect("version");
     assert_eq!(version, schema::MIGRATIONS.len() as i64);
 }
+
+/// Issue 11: a claim and a quote written to act (a spreadsheet formula, terminal escapes)
+/// come out of `audit` inert in CSV and in the table, and exact in JSON.
+#[tokio::test]
+async fn hostile_text_is_inert_in_the_csv_and_the_table_and_exact_in_json() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = AuditStore::open(dir.path().join("audit.sqlite3")).expect("opens");
+    let claim = "=HYPERLINK(\"http://evil.example\",\"x\")\u{1b}]0;owned\u{7}\u{1b}[2J";
+    let mut hostile = verdict(claim);
+    hostile.citations[0].evidence_quote = Some("@SUM(1+1)\u{202e}".into());
+    hostile.citations[0].url = "-2+3".into();
+    store
+        .record(&hostile, &RunInfo::new("api"))
+        .await
+        .expect("recorded");
+    let d = dir.path().to_path_buf();
+    let run = move |format: &'static str| {
+        let d = d.clone();
+        tokio::task::spawn_blocking(move || {
+            citecheck(&d)
+                .args(["audit", "--format", format])
+                .output()
+                .expect("runs")
+        })
+    };
+    let csv = run("csv").await.expect("joined");
+    assert!(csv.status.success());
+    let mut reader = csv::Reader::from_reader(csv.stdout.as_slice());
+    let headers = reader.headers().expect("headers").clone();
+    let column = |name: &str| headers.iter().position(|h| h == name).expect(name);
+    for record in reader.records() {
+        let record = record.expect("a record");
+        for field in &record {
+            assert!(
+                !field.starts_with(['=', '+', '-', '@', '\t', '\r']),
+                "an active cell: {field:?}"
+            );
+        }
+        assert_eq!(&record[column("claim")], format!("'{claim}"));
+    }
+
+    let table = run("table").await.expect("joined");
+    let text = String::from_utf8_lossy(&table.stdout);
+    assert!(
+        !text.contains('\u{1b}') && !text.contains('\u{7}'),
+        "{text:?}"
+    );
+    assert!(text.contains("\\u{1b}]0;owned\\u{7}"), "{text}");
+
+    let json = run("json").await.expect("joined");
+    let rows: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+    assert_eq!(rows[0]["claim"], claim);
+}

@@ -18,5 +18,7 @@ mod server_answer;
 mod server_audit;
 mod server_fuzz;
 mod server_live;
+mod server_shutdown;
+mod server_slow;
 mod server_support;
 mod support_local;

@@ -3,6 +3,7 @@
 
 use citecheck_core::extract;
 use citecheck_core::fetch::FetchOptions;
+use citecheck_core::limits::{Budget, PageLimits};
 use citecheck_core::{Label, Reason};
 
 use super::{fetch, no_pdf_options, options, page, rejection, summary};
@@ -61,7 +62,13 @@ async fn an_empty_javascript_shell_needs_javascript() {
 
 #[tokio::test]
 async fn a_page_whose_readability_pass_is_too_thin_is_converted_whole_and_judged() {
-    let readable = extract::html_to_markdown(THIN_READABILITY, None);
+    let readable = extract::html_to_markdown(
+        THIN_READABILITY,
+        None,
+        &PageLimits::default(),
+        &Budget::new(std::time::Duration::from_secs(60)),
+    )
+    .expect("the page converts");
     assert!(!readable.readability, "the fixture must defeat readability");
     let site = Site::start().await;
 

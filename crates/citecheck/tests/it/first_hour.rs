@@ -1,0 +1,102 @@
+//! What a new user meets in the first hour (issue 16): the built binary given wrong or empty
+//! input, each time checked for a message that names the problem and the documented exit code
+//! (3 for a usage or input error), and for leaving nothing behind on disk.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+use predicates::prelude::PredicateBooleanExt;
+use predicates::str::contains;
+
+/// The binary in a throwaway home: lexical ranker, no audit index unless a test names one, no
+/// provider key or Crawlbase token inherited from the environment.
+fn citecheck(home: &Path) -> Command {
+    let mut cmd = Command::cargo_bin("citecheck").expect("binary built");
+    cmd.current_dir(home)
+        .env("HOME", home)
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env("XDG_CACHE_HOME", home.join("cache"))
+        .env("CITECHECK_RANKER", "lexical")
+        .env("CITECHECK_NO_AUDIT", "1")
+        .env_remove("CITECHECK_AUDIT_DB")
+        .env_remove("CITECHECK_EVIDENCE_DIR")
+        .env_remove("FETCHER")
+        .env_remove("CRAWLBASE_TOKEN")
+        .env_remove("CRAWLBASE_JS_TOKEN")
+        .env_remove("JUDGE_PROVIDER")
+        .env_remove("OPENAI_API_KEY")
+        .env_remove("CITECHECK_ALLOW_PRIVATE_HOSTS")
+        .env_remove("CITECHECK_ALLOW_HOSTS")
+        .env_remove("RUST_LOG");
+    cmd
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("written");
+    path
+}
+
+/// A claim whose only citation is on loopback: refused by the address guard, no network used.
+const LOOPBACK_CLAIM: &str =
+    "{\"id\": \"1\", \"claim\": \"Water boils at 100 degrees.\", \"urls\": [\"http://127.0.0.1:9/\"]}\n";
+
+#[test]
+fn batch_on_an_empty_file_is_a_usage_error_and_writes_no_output() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    write(dir.path(), "empty.jsonl", "");
+    citecheck(dir.path())
+        .args(["batch", "empty.jsonl", "--out", "out.csv"])
+        .assert()
+        .code(3)
+        .stderr(contains("empty.jsonl holds no claims (it is empty)"))
+        .stderr(contains("unreachable").not());
+    assert!(!dir.path().join("out.csv").exists());
+}
+
+#[test]
+fn batch_on_a_file_with_no_valid_line_quotes_the_first_bad_line() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    write(dir.path(), "bad.jsonl", "garbage\n\n{\"id\": 1}\n");
+    citecheck(dir.path())
+        .args(["batch", "bad.jsonl", "--jsonl", "out.jsonl"])
+        .assert()
+        .code(3)
+        .stderr(contains(
+            "no line of the batch input bad.jsonl is a usable claim",
+        ))
+        .stderr(contains("line 1: invalid JSON"))
+        .stderr(contains("every citation was unreachable").not());
+    assert!(!dir.path().join("out.jsonl").exists());
+}
+
+#[test]
+fn batch_on_a_directory_names_it_and_leaves_no_header_only_output() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::create_dir(dir.path().join("claims")).expect("dir");
+    citecheck(dir.path())
+        .args(["batch", "claims", "--out", "out.csv"])
+        .assert()
+        .code(3)
+        .stderr(contains("the batch input claims is a directory"));
+    assert!(!dir.path().join("out.csv").exists());
+}
+
+#[test]
+fn a_missing_input_is_the_same_usage_error_for_batch_and_report() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    citecheck(dir.path())
+        .args(["batch", "nowhere.jsonl", "--out", "out.csv"])
+        .assert()
+        .code(3)
+        .stderr(contains("nowhere.jsonl"));
+    assert!(!dir.path().join("out.csv").exists());
+    citecheck(dir.path())
+        .args(["report", "--results", "nowhere.jsonl", "--out", "r.html"])
+        .assert()
+        .code(3)
+        .stderr(contains("nowhere.jsonl"));
+    assert!(!dir.path().join("r.html").exists());
+}
+

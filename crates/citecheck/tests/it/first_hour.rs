@@ -100,3 +100,57 @@ fn a_missing_input_is_the_same_usage_error_for_batch_and_report() {
     assert!(!dir.path().join("r.html").exists());
 }
 
+#[test]
+fn report_given_a_batch_input_file_says_so_once_and_writes_nothing() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    write(dir.path(), "claims.jsonl", LOOPBACK_CLAIM);
+    let out = citecheck(dir.path())
+        .args(["report", "--results", "claims.jsonl", "--out", "r.html"])
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("looks like a batch input file"), "{stderr}");
+    assert!(stderr.contains("--jsonl"), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(!dir.path().join("r.html").exists());
+}
+
+#[test]
+fn quiet_silences_report_written_and_without_it_the_path_is_named() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    write(dir.path(), "claims.jsonl", LOOPBACK_CLAIM);
+    citecheck(dir.path())
+        .args([
+            "-q",
+            "batch",
+            "claims.jsonl",
+            "--jsonl",
+            "results.jsonl",
+            "--html",
+            "b.html",
+        ])
+        .assert()
+        .code(0)
+        .stderr("");
+    assert!(dir.path().join("b.html").exists());
+    citecheck(dir.path())
+        .args([
+            "-q",
+            "report",
+            "--results",
+            "results.jsonl",
+            "--out",
+            "r.html",
+        ])
+        .assert()
+        .code(0)
+        .stderr("");
+    assert!(dir.path().join("r.html").exists());
+    citecheck(dir.path())
+        .args(["report", "--results", "results.jsonl", "--out", "r2.html"])
+        .assert()
+        .code(0)
+        .stderr(contains("report written to r2.html"));
+}
+

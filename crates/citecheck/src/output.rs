@@ -4,7 +4,8 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 
 use anyhow::Context;
-use citecheck_core::{ClaimVerdict, Label, UrlVerdict};
+use citecheck_core::fetch::direct::BLOCKED_ADDRESS_HINT;
+use citecheck_core::{ClaimVerdict, Label, Reason, UrlVerdict};
 use clap::ValueEnum;
 
 /// How a command prints its result on stdout.
@@ -70,6 +71,10 @@ fn citation_block(out: &mut String, c: &UrlVerdict, verbose: bool) {
             "                \"{}\"",
             quote.split_whitespace().collect::<Vec<_>>().join(" ")
         );
+    }
+    if c.reason == Some(Reason::BlockedAddress) {
+        // Shown without -v: a first local test meets this before anything else.
+        let _ = writeln!(out, "                hint: {BLOCKED_ADDRESS_HINT}");
     }
     if verbose {
         if let Some(detail) = &c.detail {

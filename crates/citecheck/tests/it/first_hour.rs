@@ -154,3 +154,26 @@ fn quiet_silences_report_written_and_without_it_the_path_is_named() {
         .stderr(contains("report written to r2.html"));
 }
 
+#[test]
+fn a_blocked_address_says_how_to_allow_it_in_text_and_in_the_detail() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let args = [
+        "verify",
+        "--claim",
+        "Water boils at 100 degrees.",
+        "http://127.0.0.1:9/",
+    ];
+    citecheck(dir.path())
+        .args(args)
+        .args(["--format", "text"])
+        .assert()
+        .stdout(contains("[blocked_address]"))
+        .stdout(contains("--allow-private-hosts"))
+        .stdout(contains("--allow-host"));
+    let out = citecheck(dir.path()).args(args).output().expect("runs");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let detail = json["citations"][0]["detail"].as_str().expect("a detail");
+    assert!(detail.contains("--allow-private-hosts"), "{detail}");
+    assert!(detail.contains("--allow-host"), "{detail}");
+}
+

@@ -177,3 +177,27 @@ fn a_blocked_address_says_how_to_allow_it_in_text_and_in_the_detail() {
     assert!(detail.contains("--allow-host"), "{detail}");
 }
 
+#[test]
+fn replay_of_a_nonsense_rid_checks_its_shape_skips_crawlbase_and_creates_nothing() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let evidence = dir.path().join("evidence");
+    for rid in ["nonsense", "../etc/passwd", "has space"] {
+        citecheck(dir.path())
+            .env("CITECHECK_EVIDENCE_DIR", &evidence)
+            .args(["replay", rid])
+            .assert()
+            .code(3)
+            .stderr(contains("is not a rid"))
+            .stderr(contains("CRAWLBASE_TOKEN").not());
+    }
+    assert!(!evidence.exists(), "replay created the evidence store");
+    // With Crawlbase chosen, a Crawlbase-shaped rid still asks for the token.
+    citecheck(dir.path())
+        .env("CITECHECK_EVIDENCE_DIR", &evidence)
+        .args(["--fetcher", "crawlbase", "replay", "rid-from-crawlbase"])
+        .assert()
+        .code(3)
+        .stderr(contains("CRAWLBASE_TOKEN"));
+    assert!(!evidence.exists(), "replay created the evidence store");
+}
+

@@ -201,3 +201,15 @@ fn replay_of_a_nonsense_rid_checks_its_shape_skips_crawlbase_and_creates_nothing
     assert!(!evidence.exists(), "replay created the evidence store");
 }
 
+#[test]
+fn audit_on_a_zero_byte_file_says_it_is_not_an_audit_index() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    write(dir.path(), "empty.sqlite3", "");
+    citecheck(dir.path())
+        .args(["--audit-db", "empty.sqlite3", "audit"])
+        .assert()
+        .code(1)
+        .stderr(contains("empty.sqlite3 is not a citecheck audit index"))
+        .stderr(contains("schema version").not());
+}
+

@@ -213,3 +213,14 @@ fn audit_on_a_zero_byte_file_says_it_is_not_an_audit_index() {
         .stderr(contains("schema version").not());
 }
 
+#[test]
+fn model_info_without_the_model_names_model_fetch() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    citecheck(dir.path())
+        .args(["--model-dir", "model", "model", "info"])
+        .assert()
+        .code(1)
+        .stdout(contains("status: incomplete"))
+        .stderr(contains("citecheck model fetch"));
+}
+

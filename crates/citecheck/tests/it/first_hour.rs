@@ -224,3 +224,40 @@ fn model_info_without_the_model_names_model_fetch() {
         .stderr(contains("citecheck model fetch"));
 }
 
+#[test]
+fn serve_accepts_a_host_name_in_listen() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .expect("a free port")
+        .local_addr()
+        .expect("address")
+        .port();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("citecheck"))
+        .current_dir(dir.path())
+        .env("HOME", dir.path())
+        .env("CITECHECK_RANKER", "lexical")
+        .env("CITECHECK_NO_AUDIT", "1")
+        .env_remove("CITECHECK_LISTEN")
+        .env_remove("JUDGE_PROVIDER")
+        .args(["serve", "--listen", &format!("localhost:{port}")])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("serve starts");
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let mut listening = false;
+    while Instant::now() < deadline {
+        if let Ok(Some(status)) = child.try_wait() {
+            panic!("serve exited with {status}");
+        }
+        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            listening = true;
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(listening, "serve never listened on localhost:{port}");
+}
+

@@ -261,3 +261,22 @@ fn serve_accepts_a_host_name_in_listen() {
     assert!(listening, "serve never listened on localhost:{port}");
 }
 
+#[test]
+fn warnings_are_json_lines_when_stderr_is_not_a_terminal() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    write(dir.path(), "claims.jsonl", LOOPBACK_CLAIM);
+    let out = citecheck(dir.path())
+        .args(["batch", "claims.jsonl"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let line = stderr
+        .lines()
+        .find(|line| line.contains("only the summary will be kept"))
+        .unwrap_or_else(|| panic!("no warning in {stderr}"));
+    let event: serde_json::Value = serde_json::from_str(line).expect("a JSON log line");
+    assert_eq!(event["level"], "WARN");
+    assert!(!stderr.contains(" WARN "), "{stderr}");
+}
+

@@ -280,3 +280,20 @@ fn warnings_are_json_lines_when_stderr_is_not_a_terminal() {
     assert!(!stderr.contains(" WARN "), "{stderr}");
 }
 
+#[test]
+fn subcommand_help_shows_its_own_options_before_the_global_ones() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = citecheck(dir.path())
+        .args(["batch", "--help"])
+        .output()
+        .expect("runs");
+    let help = String::from_utf8_lossy(&out.stdout);
+    let own = help.find("--resume").expect("batch's own option");
+    let heading = help
+        .find("Global options:")
+        .expect("a heading for global options");
+    let global = help.find("--judge-model").expect("a global option");
+    assert!(own < heading && heading < global, "{help}");
+    let fetcher = &help[help.find("--fetcher").expect("--fetcher")..];
+    assert!(fetcher[..400].contains("direct") && fetcher[..400].contains("crawlbase"));
+}

@@ -297,3 +297,24 @@ fn subcommand_help_shows_its_own_options_before_the_global_ones() {
     let fetcher = &help[help.find("--fetcher").expect("--fetcher")..];
     assert!(fetcher[..400].contains("direct") && fetcher[..400].contains("crawlbase"));
 }
+
+#[test]
+fn the_demo_ends_with_its_score_the_stages_that_ran_and_what_to_try_next() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = citecheck(dir.path()).args(["demo"]).output().expect("runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    let total = citecheck::demo::EXAMPLES.len();
+    assert!(
+        stdout.contains(&format!(
+            "{total} of {total} examples got their expected label"
+        )),
+        "{stdout}"
+    );
+    assert!(stdout.contains("judge: local"), "{stdout}");
+    assert!(stdout.contains("ranker: lexical"), "{stdout}");
+    assert!(
+        stdout.contains("Next:") && stdout.contains("citecheck verify"),
+        "{stdout}"
+    );
+}

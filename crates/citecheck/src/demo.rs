@@ -53,6 +53,9 @@ pub async fn command(args: &DemoArgs, config: &Config) -> Result<u8, AppError> {
             rendered.push('\n');
         }
     }
+    if args.format == Format::Text {
+        rendered.push_str(&closing(&verifier, results.len() - failed, results.len()));
+    }
     if args.format == Format::Json {
         let verdicts: Vec<_> = results.iter().map(|r| &r.verdict).collect();
         rendered = serde_json::to_string_pretty(&verdicts).context("rendering the verdicts")?;
@@ -64,6 +67,25 @@ pub async fn command(args: &DemoArgs, config: &Config) -> Result<u8, AppError> {
         );
     }
     Ok(0)
+}
+
+/// The text output's last lines: the score, the stages that produced it, and where to go next.
+fn closing(verifier: &Verifier, matched: usize, total: usize) -> String {
+    let parts = verifier.components();
+    let judge = if parts.judge.model.is_empty() {
+        parts.judge.provider.clone()
+    } else {
+        format!("{} ({})", parts.judge.provider, parts.judge.model)
+    };
+    format!(
+        "{matched} of {total} examples got their expected label \
+         (judge: {judge}; ranker: {}; fetcher: {}).\n\
+         Next:\n  \
+         citecheck verify --format text --claim \"...\" URL    check a claim of your own\n  \
+         citecheck batch claims.jsonl --out report.csv --html report.html    score many\n  \
+         citecheck --judge openai demo    the same with an LLM judge (needs OPENAI_API_KEY)\n",
+        parts.ranker, parts.fetcher
+    )
 }
 
 const PAGES: &[(&str, &str)] = &[

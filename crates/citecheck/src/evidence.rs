@@ -35,6 +35,12 @@ impl EvidenceStore {
         Ok(EvidenceStore { root })
     }
 
+    /// The store at `root` for reading only: nothing is created (a missing directory holds no
+    /// pages), so a lookup leaves no trace on disk.
+    pub fn for_reading(root: impl Into<PathBuf>) -> EvidenceStore {
+        EvidenceStore { root: root.into() }
+    }
+
     pub fn root(&self) -> &Path {
         &self.root
     }

@@ -20,6 +20,7 @@ pub mod engine;
 pub mod error;
 pub mod eval;
 pub mod evidence;
+pub mod logging;
 pub mod model;
 pub mod neutral;
 pub mod output;

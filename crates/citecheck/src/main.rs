@@ -1,7 +1,6 @@
 //! The citecheck binary: parses flags, runs the command, prints an error once and exits with
 //! the code its kind says. See `citecheck --help`.
 
-use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -21,7 +20,7 @@ fn main() -> ExitCode {
     if let Command::Serve(_) = cli.command {
         citecheck::server::logging::init(cli.global.verbose, cli.global.quiet);
     } else {
-        init_logging(cli.global.verbose, cli.global.quiet);
+        citecheck::logging::init(cli.global.verbose, cli.global.quiet);
     }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -44,22 +43,4 @@ fn main() -> ExitCode {
             ExitCode::from(err.exit_code())
         }
     }
-}
-
-fn init_logging(verbose: u8, quiet: bool) {
-    let default = match (quiet, verbose) {
-        (true, _) => "error",
-        (false, 0) => "warn",
-        (false, 1) => "info",
-        (false, _) => "debug",
-    };
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
-    let ansi = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .with_ansi(ansi)
-        .with_target(false)
-        .try_init();
 }

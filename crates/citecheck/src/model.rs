@@ -40,5 +40,15 @@ pub async fn run(args: &ModelArgs, config: &Config) -> Result<u8, AppError> {
     .map_err(anyhow::Error::from)?
     .map_err(anyhow::Error::from)?;
     print_stdout(&info.to_string())?;
-    Ok(if info.is_complete() { 0 } else { EXIT_FATAL })
+    if info.is_complete() {
+        return Ok(0);
+    }
+    if let ModelAction::Info = action {
+        // The status line alone does not say what to do about it.
+        eprintln!(
+            "hint: run `citecheck model fetch` to obtain the missing or damaged files \
+             (or use --ranker lexical, which needs no model)"
+        );
+    }
+    Ok(EXIT_FATAL)
 }

@@ -4,7 +4,8 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 
 use anyhow::Context;
-use citecheck_core::{ArchiveStatus, ClaimVerdict, Label, UrlVerdict};
+use citecheck_core::fetch::direct::BLOCKED_ADDRESS_HINT;
+use citecheck_core::{ArchiveStatus, ClaimVerdict, Label, Reason, UrlVerdict};
 use clap::ValueEnum;
 
 /// How a command prints its result on stdout.
@@ -75,6 +76,10 @@ fn citation_block(out: &mut String, c: &UrlVerdict, verbose: bool) {
         if let Some(link) = &c.follow_up.evidence_url {
             let _ = writeln!(out, "                quote on the page: {link}");
         }
+    }
+    if c.reason == Some(Reason::BlockedAddress) {
+        // Shown without -v: a first local test meets this before anything else.
+        let _ = writeln!(out, "                hint: {BLOCKED_ADDRESS_HINT}");
     }
     follow_up_lines(out, c);
     if verbose {

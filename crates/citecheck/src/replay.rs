@@ -52,9 +52,7 @@ pub enum Origin {
 /// The page for `rid`: the local store first, then Crawlbase's storage.
 pub async fn load_page(rid: &str, evidence: &EvidenceStore) -> Result<(String, Origin), AppError> {
     let rid = rid.trim();
-    if rid.is_empty() {
-        return Err(AppError::usage("the rid is empty"));
-    }
+    check_rid_shape(rid)?;
     let store = evidence.clone();
     let owned = rid.to_string();
     let local = tokio::task::spawn_blocking(move || store.get(&owned))
@@ -88,6 +86,40 @@ pub async fn load_page(rid: &str, evidence: &EvidenceStore) -> Result<(String, O
         .await
         .with_context(|| format!("reading rid {rid} from Crawlbase's storage"))?;
     Ok((stored.body, Origin::Crawlbase))
+}
+
+/// A usage error unless `rid` could be a rid at all: local rids are 64 hex digits, Crawlbase's
+/// are short URL-safe tokens; anything with spaces, slashes or other punctuation is neither.
+fn check_rid_shape(rid: &str) -> Result<(), AppError> {
+    if rid.is_empty() {
+        return Err(AppError::usage("the rid is empty"));
+    }
+    let url_safe = rid
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'));
+    if rid.len() > 128 || !url_safe {
+        return Err(AppError::usage(format!(
+            "`{rid}` is not a rid: rids are 64 hex digits (pages kept by this machine) or a \
+             Crawlbase request id; find them in a verdict, the CSV report or `citecheck audit`"
+        )));
+    }
+    Ok(())
+}
+
+/// Without Crawlbase in use (direct fetcher, no CRAWLBASE_TOKEN), only local rids can exist:
+/// anything else is a usage error that does not send the user looking for a token.
+fn check_local_rid(rid: &str, config: &Config) -> Result<(), AppError> {
+    use crate::config::FetcherKind;
+    let crawlbase = config.pipeline.fetcher == FetcherKind::Crawlbase
+        || config.pipeline.crawlbase.token.is_some();
+    if crawlbase || EvidenceStore::is_local_rid(rid.trim()) {
+        return check_rid_shape(rid.trim());
+    }
+    Err(AppError::usage(format!(
+        "`{}` is not a rid of the evidence store: its rids are 64 hex digits; find them in a \
+         verdict, the CSV report or `citecheck audit`",
+        rid.trim()
+    )))
 }
 
 /// Runs `citecheck replay`, printing to `out`; returns the exit code.
@@ -191,8 +223,12 @@ fn write_highlighted(
 
 /// `citecheck replay`, from the command line.
 pub async fn run(args: &ReplayArgs, config: &Config) -> Result<u8, AppError> {
+    if let Some(rid) = &args.rid {
+        check_local_rid(rid, config)?;
+    }
     let paths = config.store_paths()?;
-    let evidence = EvidenceStore::open(&paths.evidence_dir)?;
+    // Replay only reads: a lookup must not create the store's directory.
+    let evidence = EvidenceStore::for_reading(&paths.evidence_dir);
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let code = command(args, &paths.audit_db, &evidence, &mut out, colour_allowed()).await?;

@@ -22,6 +22,13 @@ use crate::pdf::{self, PdfLimits};
 use crate::retry::{self, retry_after, ReadError, Try};
 use crate::workers::{WorkError, WorkerPool};
 
+/// Appended to a `blocked_address` verdict's detail: how to let such fetches through. The
+/// flags and variables are the citecheck application's (the library's own switches are
+/// `FetchOptions::guard`, a [`GuardPolicy`]).
+pub const BLOCKED_ADDRESS_HINT: &str = "loopback, private and link-local addresses are refused; \
+     allow them with --allow-private-hosts (CITECHECK_ALLOW_PRIVATE_HOSTS=1) or one host with \
+     --allow-host HOST";
+
 pub const DEFAULT_MAX_BODY_BYTES: u64 = 10 * 1024 * 1024;
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
@@ -257,7 +264,7 @@ impl DirectFetcher {
         }
         self.policy
             .refusal(&host, ip)
-            .and_then(|refusal| blocked(refusal.to_string()))
+            .and_then(|refusal| blocked(format!("{refusal}; {BLOCKED_ADDRESS_HINT}")))
     }
 
     async fn read_final(
@@ -445,6 +452,11 @@ fn transport_failure(url: &Url, err: &reqwest::Error) -> Attempt {
         // Something answered, but not in HTTP: asking again gets the same answer.
         None if is_not_http(err) => (Label::Unreachable, Reason::BadResponse, false),
         None => (Label::Unreachable, Reason::ConnectError, true),
+    };
+    let chain = if reason == Reason::BlockedAddress {
+        format!("{chain}; {BLOCKED_ADDRESS_HINT}")
+    } else {
+        chain
     };
     let rejection = Rejection::new(label, reason)
         .at(url.as_str(), None)

@@ -121,7 +121,18 @@ impl AuditStore {
         )
         .with_context(|| format!("opening the audit index {}", path.display()))?;
         conn.busy_timeout(Duration::from_secs(10))?;
-        let version: i64 = conn.pragma_query_value(None, "user_version", |row| row.get(0))?;
+        let version: i64 = conn
+            .pragma_query_value(None, "user_version", |row| row.get(0))
+            .with_context(|| format!("{} is not a citecheck audit index", path.display()))?;
+        // Version 0 is what SQLite reports for an empty file or any database citecheck did
+        // not create: not an old index, so not a version mismatch.
+        if version == 0 {
+            anyhow::bail!(
+                "{} is not a citecheck audit index (an empty file or another SQLite database); \
+                 citecheck creates its index when it first verifies (see --audit-db)",
+                path.display()
+            );
+        }
         if version != schema::MIGRATIONS.len() as i64 {
             anyhow::bail!(
                 "the audit index {} has schema version {version}, this citecheck reads {}",

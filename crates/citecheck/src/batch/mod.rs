@@ -199,7 +199,7 @@ pub async fn run(args: &BatchArgs, config: &Config) -> Result<u8, AppError> {
         Format::Json => serde_json::to_string_pretty(&summary).map_err(anyhow::Error::from)? + "\n",
     };
     print!("{rendered}");
-    if let Some(html) = &job.html {
+    if let (Some(html), false) = (&job.html, config.quiet) {
         eprintln!("report written to {}", html.display());
     }
     // Everything finished is written; an account problem still fails the run loudly.

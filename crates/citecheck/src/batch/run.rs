@@ -90,9 +90,15 @@ pub async fn execute(
             .build()
             .map_err(ConfigError::from)?,
     );
+    // The input is read and checked before any output is created, so a wrong path or a file
+    // with no usable line leaves nothing behind to trip up the rerun.
+    let total = {
+        let path = job.input.clone();
+        blocking(move || survey_input(&path)).await??
+    };
     let input = tokio::fs::File::open(&job.input)
         .await
-        .with_context(|| format!("opening the batch input {}", job.input.display()))?;
+        .map_err(|err| unreadable_input(&job.input, &err))?;
     let spool = job.html.is_some() && job.jsonl.is_none();
 
     let (outputs, prior) = {
@@ -105,10 +111,6 @@ pub async fn execute(
         retry,
         summary: mut figures,
     } = prior;
-    let total = {
-        let path = job.input.clone();
-        blocking(move || count_lines(&path)).await??
-    };
     let mut progress = Progress::new(Some(total), job.quiet);
     if figures.claims_resumed > 0 {
         progress.message(&format!(
@@ -375,21 +377,61 @@ fn read_items(
     })
 }
 
-/// Non-blank lines in the input, for the progress total. Streams the file.
-fn count_lines(path: &Path) -> anyhow::Result<u64> {
+/// Reads the whole input once before anything is written: the number of non-blank lines (for
+/// the progress bar), or a usage error when the path is not a readable file or no line of it
+/// is a usable claim (the first bad line is quoted).
+fn survey_input(path: &Path) -> Result<u64, AppError> {
     use std::io::BufRead;
-    let file = std::fs::File::open(path)
-        .with_context(|| format!("opening the batch input {}", path.display()))?;
+    if path.is_dir() {
+        return Err(AppError::usage(format!(
+            "the batch input {} is a directory; give a JSONL file (one {{\"id\", \"claim\", \"urls\"}} per line)",
+            path.display()
+        )));
+    }
+    let file = std::fs::File::open(path).map_err(|err| unreadable_input(path, &err))?;
     let mut reader = std::io::BufReader::new(file);
     let mut buf = Vec::new();
-    let mut count = 0;
+    let mut seen = IdSet::default();
+    let (mut line, mut count, mut usable, mut first_bad) = (0u64, 0u64, 0u64, None);
     loop {
         buf.clear();
-        if reader.read_until(b'\n', &mut buf)? == 0 {
-            return Ok(count);
+        let read = reader
+            .read_until(b'\n', &mut buf)
+            .map_err(|err| unreadable_input(path, &err))?;
+        if read == 0 {
+            break;
+        }
+        line += 1;
+        match parse_line(line, &buf, &mut seen) {
+            None => {}
+            Some(Ok(_)) => usable += 1,
+            Some(Err(bad)) => {
+                first_bad.get_or_insert(bad);
+            }
         }
         if !buf.iter().all(u8::is_ascii_whitespace) {
             count += 1;
         }
     }
+    if usable > 0 {
+        return Ok(count);
+    }
+    Err(AppError::usage(match first_bad {
+        None => format!(
+            "the batch input {} holds no claims (it is empty); give one {{\"id\", \"claim\", \"urls\"}} per line",
+            path.display()
+        ),
+        Some(bad) => format!(
+            "no line of the batch input {} is a usable claim ({count} bad lines; {bad})",
+            path.display()
+        ),
+    }))
+}
+
+/// A batch input that cannot be read is a usage error naming the path.
+fn unreadable_input(path: &Path, err: &std::io::Error) -> AppError {
+    AppError::usage(format!(
+        "cannot read the batch input {}: {err}",
+        path.display()
+    ))
 }

@@ -6,8 +6,13 @@ use std::path::PathBuf;
 use clap::builder::BoolishValueParser;
 use clap::Args;
 
-/// Settings shared by every command that runs the pipeline.
+/// The `--help` heading of the options every command shares.
+pub const GLOBAL_HEADING: &str = "Global options";
+
+/// Settings shared by every command that runs the pipeline. In each subcommand's `--help`
+/// they come under their own heading, after the subcommand's own options.
 #[derive(Debug, Args)]
+#[command(next_help_heading = GLOBAL_HEADING)]
 pub struct GlobalArgs {
     /// A TOML config file (see citecheck.example.toml for every key).
     #[arg(long, global = true, env = "CITECHECK_CONFIG", value_name = "PATH")]
@@ -40,7 +45,9 @@ pub struct GlobalArgs {
     #[arg(long, global = true, env = "JUDGE_ATTEMPTS", value_name = "N")]
     pub judge_attempts: Option<u32>,
 
-    /// How pages are fetched: direct.
+    /// How pages are fetched: direct (plain HTTP from this machine, the default) or crawlbase
+    /// (Crawlbase's Crawling API; needs CRAWLBASE_TOKEN, and CRAWLBASE_JS_TOKEN for pages that
+    /// need JavaScript).
     #[arg(long, global = true, env = "FETCHER", value_name = "FETCHER")]
     pub fetcher: Option<String>,
 
@@ -203,6 +210,7 @@ pub struct GlobalArgs {
 
 /// Where verdicts and pages are kept.
 #[derive(Debug, Clone, Default, Args)]
+#[command(next_help_heading = GLOBAL_HEADING)]
 pub struct StoreArgs {
     /// The audit index (SQLite). Default: audit.sqlite3 in the per-user data directory.
     #[arg(long, global = true, env = "CITECHECK_AUDIT_DB", value_name = "PATH")]

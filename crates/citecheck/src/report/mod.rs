@@ -101,7 +101,9 @@ impl Source {
                     let result: BatchResult = match serde_json::from_str(&line) {
                         Ok(result) => result,
                         Err(err) => {
-                            tracing::warn!("{}:{}: skipped: {err}", path.display(), number + 1);
+                            // Warned about once, by `check_results_file`; the report
+                            // scans the file several times.
+                            tracing::debug!("{}:{}: skipped: {err}", path.display(), number + 1);
                             continue;
                         }
                     };
@@ -227,6 +229,60 @@ pub fn write_html_from_results(results: &Path, html: &Path) -> anyhow::Result<()
     )
 }
 
+/// Reads a `--results` file once before the report is built: a usage error when it is missing,
+/// not a file, or has no batch result in it (with a pointer to `--jsonl` when it looks like a
+/// batch's input); otherwise one warning per unreadable line.
+fn check_results_file(path: &Path) -> Result<(), AppError> {
+    let unreadable = |err: std::io::Error| {
+        AppError::usage(format!(
+            "cannot read the results file {}: {err}",
+            path.display()
+        ))
+    };
+    if path.is_dir() {
+        return Err(AppError::usage(format!(
+            "the results file {} is a directory; give a batch's --jsonl output",
+            path.display()
+        )));
+    }
+    let file = std::fs::File::open(path).map_err(unreadable)?;
+    let (mut usable, mut bad, mut looks_like_input) = (0u64, Vec::new(), false);
+    for (number, line) in BufReader::new(file).lines().enumerate() {
+        let line = line.map_err(unreadable)?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        match serde_json::from_str::<BatchResult>(&line) {
+            Ok(_) => usable += 1,
+            Err(err) => {
+                let value = serde_json::from_str::<serde_json::Value>(&line).ok();
+                looks_like_input |=
+                    value.is_some_and(|v| v.get("urls").is_some() && v.get("citations").is_none());
+                bad.push(format!("line {}: {err}", number + 1));
+            }
+        }
+    }
+    if usable == 0 {
+        let why = if looks_like_input {
+            "it looks like a batch input file (claims with urls); --results takes the --jsonl \
+             output of `citecheck batch INPUT --jsonl RESULTS`"
+                .to_string()
+        } else if let Some(first) = bad.first() {
+            format!("no line is a batch result ({first})")
+        } else {
+            "it is empty".to_string()
+        };
+        return Err(AppError::usage(format!(
+            "{} holds no batch results: {why}",
+            path.display()
+        )));
+    }
+    for line in bad {
+        tracing::warn!("{}: {line}; skipped", path.display());
+    }
+    Ok(())
+}
+
 /// `citecheck report`
 #[derive(Debug, Args)]
 pub struct ReportArgs {
@@ -263,6 +319,9 @@ pub fn run(args: &ReportArgs, config: &Config) -> Result<u8, AppError> {
         None => config.store_paths()?.audit_db,
     };
     command(args, &audit_db)?;
+    if !config.quiet && args.out.as_os_str() != "-" {
+        eprintln!("report written to {}", args.out.display());
+    }
     Ok(0)
 }
 
@@ -270,12 +329,7 @@ pub fn run(args: &ReportArgs, config: &Config) -> Result<u8, AppError> {
 pub fn command(args: &ReportArgs, audit_db: &Path) -> Result<(), AppError> {
     let source = match &args.results {
         Some(path) => {
-            if !path.exists() {
-                return Err(AppError::usage(format!(
-                    "no results file at {}",
-                    path.display()
-                )));
-            }
+            check_results_file(path)?;
             Source::Results(path.clone())
         }
         None => {
@@ -299,7 +353,6 @@ pub fn command(args: &ReportArgs, audit_db: &Path) -> Result<(), AppError> {
         lock.flush().context("writing to stdout")?;
     } else {
         write_html_file(&source, &args.title, &args.out)?;
-        eprintln!("report written to {}", args.out.display());
     }
     Ok(())
 }

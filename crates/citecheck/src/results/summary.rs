@@ -163,6 +163,13 @@ impl Summary {
                     p.supported, p.reachable
                 );
             }
+            // Zero citations is not "every citation was unreachable".
+            None if p.total == 0 => {
+                let _ = writeln!(
+                    out,
+                    "reachable_precision=n/a (0/0): no citation was verified"
+                );
+            }
             None => {
                 let _ = writeln!(
                     out,

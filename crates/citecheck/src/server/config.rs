@@ -137,6 +137,31 @@ impl Default for ServerConfig {
 }
 
 impl ServerConfig {
+    /// `--listen`'s value: an IP address and port, or a host name and port (`localhost:8080`),
+    /// resolved once at start-up; an IPv4 address is preferred when the name has both.
+    fn resolve_listen(text: &str) -> Result<SocketAddr, ConfigError> {
+        use std::net::ToSocketAddrs;
+        if let Ok(addr) = text.parse::<SocketAddr>() {
+            return Ok(addr);
+        }
+        let invalid = |why: String| {
+            ConfigError::Invalid(format!(
+                "--listen / CITECHECK_LISTEN `{text}` is not an address like 127.0.0.1:8080 or \
+             localhost:8080: {why}"
+            ))
+        };
+        let addrs: Vec<SocketAddr> = text
+            .to_socket_addrs()
+            .map_err(|err| invalid(err.to_string()))?
+            .collect();
+        addrs
+            .iter()
+            .find(|addr| addr.is_ipv4())
+            .or_else(|| addrs.first())
+            .copied()
+            .ok_or_else(|| invalid("the host name has no address".into()))
+    }
+
     /// Merges flags/environment (`args`, already merged by clap) over the config file's section.
     pub fn resolve(
         args: &ServeArgs,
@@ -148,11 +173,7 @@ impl ServerConfig {
             .clone()
             .or_else(|| file.listen.clone())
             .unwrap_or_else(|| DEFAULT_LISTEN.to_string());
-        let listen = listen_text.parse::<SocketAddr>().map_err(|err| {
-            ConfigError::Invalid(format!(
-                "--listen / CITECHECK_LISTEN `{listen_text}` is not an address like 127.0.0.1:8080: {err}"
-            ))
-        })?;
+        let listen = Self::resolve_listen(&listen_text)?;
         let limits = Limits {
             max_urls: at_least_one(
                 "max urls (--max-urls / CITECHECK_MAX_URLS)",

@@ -357,8 +357,9 @@ fn replay_tells_a_missing_local_page_from_a_crawlbase_rid_without_a_token() {
     assert_eq!(local.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&local.stderr).contains("not in the evidence store"));
 
+    // Only a Crawlbase user is told about the token (the default fetcher has no such rids).
     let remote = citecheck(dir.path())
-        .args(["replay", "rid-from-crawlbase"])
+        .args(["--fetcher", "crawlbase", "replay", "rid-from-crawlbase"])
         .output()
         .expect("runs");
     assert_eq!(remote.status.code(), Some(3));

@@ -7,6 +7,7 @@ mod batch_support;
 mod cli;
 mod devset;
 mod example;
+mod first_hour;
 mod follow_up;
 mod model;
 mod pdf;

@@ -66,7 +66,8 @@ fn clone_of(model: &Embedder) -> Embedder {
         model.model_dir(),
         citecheck_embed::EmbedderOptions {
             precision: model.precision(),
-            threads: 1,
+            backend: Some(model.backend()),
+            threads: Some(1),
         },
     )
     .expect("model loads")

@@ -36,10 +36,10 @@ pub mod tokenize;
 /// For the benchmark binary only.
 #[doc(hidden)]
 pub mod bench_support {
-    pub use crate::kernels::peak_gflops;
+    pub use crate::kernels::{gemm_gflops, peak_gflops};
 }
 
-pub use embedder::{cosine, Embedder, EmbedderOptions, Embedding};
+pub use embedder::{cosine, Embedder, EmbedderOptions, Embedding, Runtime};
 pub use error::EmbedError;
 pub use kernels::{Backend, Precision, BACKEND_ENV};
 pub use model::HIDDEN as DIMENSIONS;

@@ -111,6 +111,13 @@ impl Default for EmbeddingOptions {
 }
 
 impl EmbeddingOptions {
+    /// [`EmbeddingOptions::from_env`], then `threads` (a command-line flag) when given.
+    pub fn from_env_with_threads(threads: Option<usize>) -> Result<Self, EmbedError> {
+        let mut options = Self::from_env()?;
+        options.embedder = options.embedder.with_threads(threads)?;
+        Ok(options)
+    }
+
     /// The defaults with the environment applied: `CITECHECK_EMBED_BACKEND`,
     /// `CITECHECK_EMBED_THREADS`, `CITECHECK_EMBED_SHORTLIST`, `CITECHECK_EMBED_FUSION` (a bad
     /// value is an error naming the variable or value).
@@ -358,6 +365,15 @@ impl EmbeddingRanker {
 impl Ranker for EmbeddingRanker {
     fn name(&self) -> &str {
         "embedding"
+    }
+
+    fn runtime(&self) -> Option<String> {
+        Some(format!(
+            "{}; shortlist {}, fusion {}",
+            self.embedder.runtime(),
+            self.shortlist,
+            self.fusion
+        ))
     }
 
     fn top_k(&self, claim: &str, page: &PagePassages, k: usize) -> Result<Vec<usize>, RankError> {

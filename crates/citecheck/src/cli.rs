@@ -207,6 +207,11 @@ pub struct GlobalArgs {
     #[arg(long, global = true, env = "CITECHECK_MODEL_DIR", value_name = "DIR")]
     pub model_dir: Option<PathBuf>,
 
+    /// Embedding inference threads (default: fitted to the machine at start-up; see
+    /// `citecheck model info`).
+    #[arg(long, global = true, env = "CITECHECK_EMBED_THREADS", value_name = "N")]
+    pub embed_threads: Option<usize>,
+
     /// Passages shown to the judge per citation.
     #[arg(long, global = true, env = "CITECHECK_TOP_K", value_name = "K")]
     pub top_k: Option<usize>,

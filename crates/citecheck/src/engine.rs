@@ -71,7 +71,9 @@ pub fn build(settings: &Settings) -> anyhow::Result<Engine> {
             Arc::new(
                 citecheck_embed::EmbeddingRanker::open(&citecheck_embed::EmbeddingOptions {
                     model_dir: settings.model_dir.clone(),
-                    ..Default::default()
+                    ..citecheck_embed::EmbeddingOptions::from_env_with_threads(
+                        settings.embed_threads,
+                    )?
                 })
                 .context("loading the embedding ranker's model")?,
             )

@@ -152,16 +152,23 @@ async fn model_command(
 ) -> anyhow::Result<u8> {
     let settings = Settings::resolve(global)?;
     let dir = citecheck_embed::files::resolve_model_dir(settings.model_dir.as_deref())?;
-    let info = tokio::task::spawn_blocking(move || {
+    let threads = settings.embed_threads;
+    let (info, runtime) = tokio::task::spawn_blocking(move || {
         if let citecheck::cli::ModelAction::Fetch = action {
             let options = citecheck_embed::fetch::FetchOptions::from_env();
             let source = citecheck_embed::fetch::ensure_model(&dir, &options)?;
             eprintln!("model: {source}");
         }
-        Ok::<_, citecheck_embed::EmbedError>(citecheck_embed::files::inspect(&dir))
+        let runtime = citecheck_embed::EmbedderOptions::from_env()?
+            .with_threads(threads)?
+            .resolve()?;
+        Ok::<_, citecheck_embed::EmbedError>((citecheck_embed::files::inspect(&dir), runtime))
     })
     .await??;
-    print_stdout(&info.to_string())?;
+    print_stdout(&format!(
+        "{}\nruntime: {runtime}",
+        info.to_string().trim_end()
+    ))?;
     Ok(if info.is_complete() { 0 } else { EXIT_FATAL })
 }
 

@@ -190,6 +190,8 @@ pub struct Settings {
     /// The embedding model's directory (`None`: `$CITECHECK_MODEL_DIR` is already folded in by
     /// the flag; else the per-user default).
     pub model_dir: Option<std::path::PathBuf>,
+    /// `--embed-threads` / `CITECHECK_EMBED_THREADS` (`None`: fitted to the machine).
+    pub embed_threads: Option<usize>,
     pub verify: VerifyOptions,
     pub judge: JudgeProvider,
     pub judge_model: Option<String>,
@@ -365,6 +367,7 @@ impl Settings {
             fetch,
             ranker,
             model_dir: args.model_dir.clone().or(file.pipeline.model_dir),
+            embed_threads: args.embed_threads,
             verify,
             judge,
             judge_model,

@@ -37,6 +37,12 @@ pub trait Ranker: Send + Sync {
     /// Indices into `page.passages` of the best `k` passages, best first; ties keep page order.
     /// Returns fewer than `k` when the page has fewer passages, and none when `k` is 0.
     fn top_k(&self, claim: &str, page: &PagePassages, k: usize) -> Result<Vec<usize>, RankError>;
+
+    /// What the ranker runs on, for `/health` (the embedding ranker: kernels and threads);
+    /// `None` for a ranker with nothing to report.
+    fn runtime(&self) -> Option<String> {
+        None
+    }
 }
 
 /// Sorts `(score, index)` pairs best first, ties by index, and keeps the first `k` indices.

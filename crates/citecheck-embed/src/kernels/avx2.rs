@@ -309,7 +309,11 @@ pub(super) fn peak_gflops() -> f64 {
 fn probe(iters: usize) -> f32 {
     let a = std::hint::black_box(_mm256_set1_ps(1.0));
     let b = std::hint::black_box(_mm256_set1_ps(1e-9));
+    // Distinct starting values, so that the compiler cannot merge identical accumulators.
     let mut acc = [_mm256_setzero_ps(); 12];
+    for (i, x) in acc.iter_mut().enumerate() {
+        *x = _mm256_set1_ps(i as f32);
+    }
     for _ in 0..iters {
         for x in acc.iter_mut() {
             *x = _mm256_fmadd_ps(a, b, *x);

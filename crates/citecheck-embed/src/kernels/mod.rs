@@ -335,6 +335,29 @@ impl Packed {
     }
 }
 
+/// GFLOP/s of one thread running `backend`'s product of an `m x k` by a packed `k x n` matrix
+/// (the best of `repeats`, wall clock), for comparing the kernels with GEMM crates.
+pub fn gemm_gflops(backend: Backend, m: usize, k: usize, n: usize, repeats: usize) -> f64 {
+    let values = |len: usize| -> Vec<f32> {
+        (0..len)
+            .map(|i| ((i * 7919) % 2001) as f32 / 1000.0 - 1.0)
+            .collect()
+    };
+    let b = backend.pack(&values(k * n), n, 1, k, n);
+    let a = values(m * k);
+    let mut c = vec![0f32; m * n];
+    let mut scratch = Vec::new();
+    let mut best = 0.0f64;
+    for _ in 0..repeats.max(1) {
+        let started = std::time::Instant::now();
+        backend.matmul(&a, k, m, &b, None, &mut c, n, &mut scratch);
+        let secs = started.elapsed().as_secs_f64();
+        best = best.max(2.0 * (m * k * n) as f64 / secs / 1e9);
+    }
+    std::hint::black_box(&c);
+    best
+}
+
 /// A fixed amount of the backend's matrix product (16 products of 48 x 384 by 384 x 384, ~0.23
 /// GFLOP), for measuring how threads scale on this machine.
 pub(crate) struct ThroughputProbe {

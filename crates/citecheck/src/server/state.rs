@@ -79,6 +79,7 @@ pub struct Components {
     pub judge_model: String,
     pub prompt_version: String,
     pub ranker: String,
+    pub ranker_runtime: Option<String>,
     pub top_k: usize,
 }
 
@@ -91,6 +92,7 @@ impl Components {
             judge_model: judge.model,
             prompt_version: judge.prompt_version,
             ranker: verifier.ranker().name().to_string(),
+            ranker_runtime: verifier.ranker().runtime(),
             top_k: verifier.options().top_k,
         }
     }

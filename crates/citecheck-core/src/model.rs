@@ -98,8 +98,12 @@ pub enum Reason {
     Paywall,
     /// The judge's quote is not in the passages it was shown.
     EvidenceQuoteNotInSource,
+    /// The judge's quote is on the page but too short to carry the claim (one word, say).
+    EvidenceQuoteTooShort,
     /// The judge failed (transport, malformed answer, refusal); see the audit for the cause.
     JudgeError,
+    /// The ranker failed (its model missing or broken), so no judge was asked; see `detail`.
+    RankerError,
     /// A crawling service could not fetch the page after retries.
     CrawlFailed,
 }
@@ -126,7 +130,9 @@ impl Reason {
             Reason::NeedsJavascript => "needs_javascript",
             Reason::Paywall => "paywall",
             Reason::EvidenceQuoteNotInSource => "evidence_quote_not_in_source",
+            Reason::EvidenceQuoteTooShort => "evidence_quote_too_short",
             Reason::JudgeError => "judge_error",
+            Reason::RankerError => "ranker_error",
             Reason::CrawlFailed => "crawl_failed",
         };
         fixed.to_string()
@@ -159,7 +165,9 @@ impl Reason {
             "needs_javascript" => Reason::NeedsJavascript,
             "paywall" => Reason::Paywall,
             "evidence_quote_not_in_source" => Reason::EvidenceQuoteNotInSource,
+            "evidence_quote_too_short" => Reason::EvidenceQuoteTooShort,
             "judge_error" => Reason::JudgeError,
+            "ranker_error" => Reason::RankerError,
             "crawl_failed" => Reason::CrawlFailed,
             _ => return None,
         };
@@ -449,7 +457,9 @@ mod tests {
             Reason::NeedsJavascript,
             Reason::Paywall,
             Reason::EvidenceQuoteNotInSource,
+            Reason::EvidenceQuoteTooShort,
             Reason::JudgeError,
+            Reason::RankerError,
             Reason::CrawlFailed,
         ];
         for reason in all {

@@ -281,3 +281,11 @@ fn the_two_stage_ranker_keeps_the_whole_page_f32_top_three() {
     assert_eq!(b.first(), Some(&evidence), "whole-page reference {b:?}");
     assert!(a.contains(&evidence), "two-stage {a:?}, whole page {b:?}");
 }
+
+/// `/health` shows what the ranker says of its model: the embedding ranker holds its weights,
+/// BM25 has none (moved from the service's routes, issue 12).
+#[test]
+fn only_model_backed_rankers_report_a_loaded_model() {
+    assert_eq!(ranker(Precision::Bf16).model_loaded(), Some(true));
+    assert_eq!(Bm25Ranker.model_loaded(), None);
+}

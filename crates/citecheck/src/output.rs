@@ -1,8 +1,29 @@
 //! Presenting results: JSON for machines, a short readable summary for people.
 
 use std::fmt::Write as _;
+use std::io::Write as _;
 
+use anyhow::Context;
 use citecheck_core::{ClaimVerdict, Label, UrlVerdict};
+use clap::ValueEnum;
+
+/// How a command prints its result on stdout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Json,
+    Text,
+}
+
+/// Writes `text` and a newline to stdout. A closed pipe (`citecheck ... | head`) is not an
+/// error worth reporting.
+pub fn print_stdout(text: &str) -> anyhow::Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    let written = writeln!(stdout, "{}", text.trim_end()).and_then(|_| stdout.flush());
+    match written {
+        Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other.context("writing to stdout"),
+    }
+}
 
 /// The result as pretty JSON (the reference design's shape, plus optional provenance).
 pub fn json(verdict: &ClaimVerdict) -> String {

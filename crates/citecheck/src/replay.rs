@@ -14,8 +14,9 @@ use anyhow::Context;
 use clap::Args;
 
 use crate::audit::AuditStore;
+use crate::config::{Config, ConfigError};
+use crate::error::AppError;
 use crate::evidence::EvidenceStore;
-use crate::settings::ConfigError;
 
 /// Exit code when the quote asked for is not in the page.
 pub const EXIT_QUOTE_NOT_FOUND: u8 = 2;
@@ -44,10 +45,10 @@ pub enum Origin {
 }
 
 /// The page for `rid`: the local store first, then Crawlbase's storage.
-pub async fn load_page(rid: &str, evidence: &EvidenceStore) -> anyhow::Result<(String, Origin)> {
+pub async fn load_page(rid: &str, evidence: &EvidenceStore) -> Result<(String, Origin), AppError> {
     let rid = rid.trim();
     if rid.is_empty() {
-        return Err(ConfigError("the rid is empty".into()).into());
+        return Err(AppError::usage("the rid is empty"));
     }
     let store = evidence.clone();
     let owned = rid.to_string();
@@ -58,10 +59,11 @@ pub async fn load_page(rid: &str, evidence: &EvidenceStore) -> anyhow::Result<(S
         return Ok((page, Origin::Local));
     }
     if EvidenceStore::is_local_rid(rid) {
-        anyhow::bail!(
+        return Err(anyhow::anyhow!(
             "page {rid} is not in the evidence store {} (kept on another machine, or deleted)",
             evidence.root().display()
-        );
+        )
+        .into());
     }
     use citecheck_core::fetch::crawlbase::{
         fetch_stored, CrawlbaseConfig, API_URL_VAR, JS_TOKEN_VAR, TOKEN_VAR,
@@ -72,11 +74,10 @@ pub async fn load_page(rid: &str, evidence: &EvidenceStore) -> anyhow::Result<(S
         var(JS_TOKEN_VAR).as_deref(),
         var(API_URL_VAR).as_deref(),
     )
-    .map_err(|err| {
-        ConfigError(format!(
-            "rid {rid} is not in the local evidence store, and reading it from Crawlbase's \
-             storage needs {TOKEN_VAR}: {err}"
-        ))
+    .map_err(|source| ConfigError::ReplayNeedsToken {
+        rid: rid.to_string(),
+        variable: TOKEN_VAR,
+        source,
     })?;
     let stored = fetch_stored(&config, rid)
         .await
@@ -91,21 +92,20 @@ pub async fn command(
     evidence: &EvidenceStore,
     out: &mut dyn Write,
     colour: bool,
-) -> anyhow::Result<u8> {
+) -> Result<u8, AppError> {
     let (rid, quote) = match args.audit_id {
         Some(id) => {
             let store = AuditStore::open_existing(audit_db)?;
             let row = store
                 .get(id)?
-                .ok_or_else(|| ConfigError(format!("no audit row {id}")))?;
+                .ok_or_else(|| AppError::usage(format!("no audit row {id}")))?;
             if row.rid.is_empty() {
-                return Err(ConfigError(format!(
+                return Err(AppError::usage(format!(
                     "audit row {id} ({} {}, reason {}) kept no page to replay",
                     row.label,
                     row.url,
                     row.reason.as_deref().unwrap_or("none")
-                ))
-                .into());
+                )));
             }
             (row.rid, args.quote.clone().or(row.evidence_quote))
         }
@@ -114,10 +114,20 @@ pub async fn command(
     let (page, origin) = load_page(&rid, evidence).await?;
     tracing::info!(%rid, ?origin, "replaying");
     let Some(quote) = quote.filter(|q| !q.trim().is_empty()) else {
-        writeln!(out, "{}", page.trim_end())?;
+        writeln!(out, "{}", page.trim_end()).context("writing the page")?;
         return Ok(0);
     };
-    match find_quote(&page, &quote) {
+    Ok(write_highlighted(&page, &quote, out, colour).context("writing the page")?)
+}
+
+/// Writes `page` with `quote` highlighted; returns the exit code.
+fn write_highlighted(
+    page: &str,
+    quote: &str,
+    out: &mut dyn Write,
+    colour: bool,
+) -> std::io::Result<u8> {
+    match find_quote(page, quote) {
         Some(span) => {
             let (open, close) = if colour {
                 ("\x1b[1;30;43m", "\x1b[0m")
@@ -145,13 +155,13 @@ pub async fn command(
 }
 
 /// `citecheck replay`, from the command line.
-pub async fn run(args: &ReplayArgs, global: &crate::cli::GlobalArgs) -> anyhow::Result<u8> {
-    let paths = crate::audit::command::StorePaths::resolve(global)?;
+pub async fn run(args: &ReplayArgs, config: &Config) -> Result<u8, AppError> {
+    let paths = config.store_paths()?;
     let evidence = EvidenceStore::open(&paths.evidence_dir)?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let code = command(args, &paths.audit_db, &evidence, &mut out, colour_allowed()).await?;
-    out.flush()?;
+    out.flush().context("writing to stdout")?;
     Ok(code)
 }
 

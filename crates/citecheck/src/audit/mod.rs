@@ -13,7 +13,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
 use anyhow::Context;
-use citecheck_core::ClaimVerdict;
+use async_trait::async_trait;
+use citecheck_core::store::{StoreError, VerdictRecorder};
+use citecheck_core::{ClaimVerdict, Origin};
 use rusqlite::{params, Connection, OpenFlags};
 use serde::{Deserialize, Serialize};
 
@@ -23,47 +25,8 @@ pub mod schema;
 
 pub use query::{parse_time_bound, AuditFilter, COLUMN_NAMES};
 
-/// The default index: `audit.sqlite3` in the per-user data directory.
-pub fn default_path() -> anyhow::Result<PathBuf> {
-    Ok(data_dir()?.join("audit.sqlite3"))
-}
-
-/// citecheck's per-user data directory (`~/.local/share/citecheck` on Linux).
-pub fn data_dir() -> anyhow::Result<PathBuf> {
-    directories::ProjectDirs::from("", "", "citecheck")
-        .map(|dirs| dirs.data_dir().to_path_buf())
-        .context("cannot find a home directory for the default data directory; set --audit-db")
-}
-
-/// Where a verdict came from; stored with each of its rows.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RunInfo {
-    /// `verify`, `batch` or `api`.
-    pub source: String,
-    /// Groups the rows of one batch run.
-    pub run_id: Option<String>,
-    /// The claim's id in a batch input.
-    pub claim_id: Option<String>,
-}
-
-impl RunInfo {
-    pub fn new(source: impl Into<String>) -> Self {
-        RunInfo {
-            source: source.into(),
-            ..RunInfo::default()
-        }
-    }
-
-    pub fn with_run_id(mut self, run_id: impl Into<String>) -> Self {
-        self.run_id = Some(run_id.into());
-        self
-    }
-
-    pub fn with_claim_id(mut self, claim_id: impl Into<String>) -> Self {
-        self.claim_id = Some(claim_id.into());
-        self
-    }
-}
+/// Where a verdict came from; stored with each of its rows (the core's [`Origin`]).
+pub type RunInfo = Origin;
 
 /// One stored citation, as `citecheck audit` shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -288,6 +251,15 @@ impl AuditStore {
         self.conn
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+/// The audit index as the verifier's recorder: every verdict given is one transaction of rows.
+#[async_trait]
+impl VerdictRecorder for AuditStore {
+    async fn record(&self, verdict: &ClaimVerdict, origin: &Origin) -> Result<(), StoreError> {
+        AuditStore::record(self, verdict, origin).await?;
+        Ok(())
     }
 }
 

@@ -3,11 +3,11 @@
 
 use std::time::{Duration, SystemTime};
 
-use anyhow::Context;
 use rusqlite::types::Value;
 use rusqlite::Row;
 
 use super::{format_time, AuditRow};
+use crate::config::ConfigError;
 
 /// Which rows to read. Empty fields do not filter.
 #[derive(Debug, Clone, Default)]
@@ -170,7 +170,7 @@ pub(super) fn row_from_sql(row: &Row<'_>) -> anyhow::Result<AuditRow> {
 /// A time bound as people type it: RFC 3339 (`2025-03-01T12:00:00Z`), a date (`2025-03-01`,
 /// midnight UTC), or an age (`90m`, `24h`, `7d`: that long before `now`). Returns the stored
 /// format.
-pub fn parse_time_bound(text: &str, now: SystemTime) -> anyhow::Result<String> {
+pub fn parse_time_bound(text: &str, now: SystemTime) -> Result<String, ConfigError> {
     let text = text.trim();
     if let Ok(age) = humantime::parse_duration(text) {
         let at = now.checked_sub(age).unwrap_or(SystemTime::UNIX_EPOCH);
@@ -181,8 +181,9 @@ pub fn parse_time_bound(text: &str, now: SystemTime) -> anyhow::Result<String> {
     } else {
         text.to_string()
     };
-    let at = humantime::parse_rfc3339_weak(&full).with_context(|| {
-        format!("`{text}` is not a time: use 2025-03-01, 2025-03-01T12:00:00Z or an age like 24h")
+    let at = humantime::parse_rfc3339_weak(&full).map_err(|source| ConfigError::NotATime {
+        text: text.to_string(),
+        source,
     })?;
     // Sub-second precision is not stored; round down so a bound never skips its own second.
     let secs = at

@@ -17,9 +17,9 @@ use citecheck_core::{Label, Reason};
 use clap::Args;
 
 use crate::audit::{parse_time_bound, AuditFilter, AuditStore};
-use crate::batch::output::BatchResult;
-use crate::batch::Summary;
-use crate::settings::ConfigError;
+use crate::config::{Config, ConfigError};
+use crate::error::AppError;
+use crate::results::{BatchResult, Summary};
 
 mod charts;
 mod html;
@@ -242,28 +242,32 @@ pub struct ReportArgs {
 }
 
 /// `citecheck report`, from the command line.
-pub fn run(args: &ReportArgs, global: &crate::cli::GlobalArgs) -> anyhow::Result<u8> {
-    let paths = crate::audit::command::StorePaths::resolve(global)?;
-    command(args, &paths.audit_db)?;
+pub fn run(args: &ReportArgs, config: &Config) -> Result<u8, AppError> {
+    let audit_db = match &args.results {
+        // A results file needs no audit index, nor a home directory to find one.
+        Some(_) => std::path::PathBuf::new(),
+        None => config.store_paths()?.audit_db,
+    };
+    command(args, &audit_db)?;
     Ok(0)
 }
 
 /// Runs `citecheck report` against the audit index at `audit_db` (unless `--results`).
-pub fn command(args: &ReportArgs, audit_db: &Path) -> anyhow::Result<()> {
+pub fn command(args: &ReportArgs, audit_db: &Path) -> Result<(), AppError> {
     let source = match &args.results {
         Some(path) => {
             if !path.exists() {
-                return Err(ConfigError(format!("no results file at {}", path.display())).into());
+                return Err(AppError::usage(format!(
+                    "no results file at {}",
+                    path.display()
+                )));
             }
             Source::Results(path.clone())
         }
         None => {
             let now = SystemTime::now();
-            let bound = |t: &Option<String>| -> anyhow::Result<Option<String>> {
-                t.as_deref()
-                    .map(|t| parse_time_bound(t, now))
-                    .transpose()
-                    .map_err(|err| ConfigError(format!("{err:#}")).into())
+            let bound = |t: &Option<String>| -> Result<Option<String>, ConfigError> {
+                t.as_deref().map(|t| parse_time_bound(t, now)).transpose()
             };
             let filter = AuditFilter {
                 run_id: args.run.clone(),
@@ -278,7 +282,7 @@ pub fn command(args: &ReportArgs, audit_db: &Path) -> anyhow::Result<()> {
         let stdout = std::io::stdout();
         let mut lock = BufWriter::new(stdout.lock());
         write_html(&source, &args.title, &mut lock)?;
-        lock.flush()?;
+        lock.flush().context("writing to stdout")?;
     } else {
         write_html_file(&source, &args.title, &args.out)?;
         eprintln!("report written to {}", args.out.display());

@@ -1,8 +1,11 @@
 //! The verifier: runs the stages in order for each cited URL (fetch, split, rank, judge, guard)
 //! and aggregates the claim. Distinct URLs are checked concurrently; a URL cited twice in one
-//! claim is fetched once.
+//! claim is fetched once. Assemble one with [`Verifier::builder`]; run it with
+//! [`Verifier::verify`], the one entry point, which takes a [`Check`] (the claim, its URLs and
+//! the per-call choices).
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::SystemTime;
 
@@ -15,9 +18,18 @@ use crate::aggregate;
 use crate::fetch::{FetchOutcome, Fetcher, Page, Rejection};
 use crate::guard;
 use crate::judge::Judge;
-use crate::model::{ClaimVerdict, Label, Reason, UrlVerdict, VerdictMeta};
-use crate::passage::{self, PassageError, DEFAULT_MAX_WORDS};
-use crate::rank::{PagePassages, Ranker, DEFAULT_TOP_K};
+use crate::model::{ClaimVerdict, JudgeInfo, Label, Reason, UrlVerdict, VerdictMeta};
+use crate::passage::{self, DEFAULT_MAX_WORDS};
+use crate::rank::{PagePassages, RankError, Ranker, DEFAULT_TOP_K};
+use crate::store::{Origin, PageStore, VerdictRecorder};
+
+mod builder;
+mod check;
+mod pages;
+
+pub use builder::{BuildError, VerifierBuilder};
+pub use check::Check;
+pub use pages::{CacheStats, DEFAULT_CACHE_PAGES, DEFAULT_PER_HOST};
 
 /// Distinct URLs of one claim fetched at once.
 pub const DEFAULT_FETCH_CONCURRENCY: usize = 8;
@@ -27,7 +39,7 @@ pub const DEFAULT_JUDGE_CONCURRENCY: usize = 4;
 /// Tuning of the pipeline.
 #[derive(Debug, Clone)]
 pub struct VerifyOptions {
-    /// Passages handed to the judge.
+    /// Passages handed to the judge (a [`Check`] may ask for another number).
     pub top_k: usize,
     /// Words per passage.
     pub max_words: usize,
@@ -46,31 +58,33 @@ impl Default for VerifyOptions {
     }
 }
 
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum BuildError {
-    #[error("invalid passage size")]
-    Passages(#[from] PassageError),
-    #[error("top_k must be at least 1")]
-    ZeroTopK,
-    #[error("{0} concurrency must be at least 1")]
-    ZeroConcurrency(&'static str),
-}
-
 /// A fetched page cut into passages, ready to be judged against any number of claims.
 #[derive(Debug, Clone)]
-pub struct PreparedPage {
-    pub page: Page,
-    pub passages: PagePassages,
+pub(crate) struct PreparedPage {
+    page: Page,
+    passages: PagePassages,
     /// When the page was fetched (RFC 3339, UTC).
-    pub fetched_at: String,
+    fetched_at: String,
 }
 
 /// The outcome of fetching one URL: a page to judge, or a verdict already decided.
 #[derive(Debug, Clone)]
-pub enum Fetched {
+pub(crate) enum Fetched {
     Page(Arc<PreparedPage>),
     Rejected(Rejection),
+}
+
+/// What a verifier is made of, for a front end describing itself (`/health`, an eval report).
+#[derive(Debug, Clone)]
+pub struct Components {
+    pub fetcher: String,
+    pub ranker: String,
+    /// The ranker's own answer to whether its model is loaded (`None`: it has none).
+    pub ranker_model_loaded: Option<bool>,
+    /// What the ranker runs on (the embedding ranker: kernels and threads).
+    pub ranker_runtime: Option<String>,
+    pub judge: JudgeInfo,
+    pub options: VerifyOptions,
 }
 
 /// Runs the pipeline. Cheap to share behind an `Arc`; all stages are `Send + Sync`.
@@ -80,124 +94,151 @@ pub struct Verifier {
     judge: Arc<dyn Judge>,
     options: VerifyOptions,
     judge_permits: Arc<Semaphore>,
+    page_store: Option<Arc<dyn PageStore>>,
+    recorder: Option<Arc<dyn VerdictRecorder>>,
+    pages: Option<pages::PageCache>,
+    /// Set after the first failed record, so a broken index warns once, not once per claim.
+    recorder_failed: AtomicBool,
 }
 
 impl Verifier {
-    pub fn new(
+    /// Starts assembling a verifier from its three stages.
+    pub fn builder(
         fetcher: Arc<dyn Fetcher>,
         ranker: Arc<dyn Ranker>,
         judge: Arc<dyn Judge>,
-        options: VerifyOptions,
-    ) -> Result<Self, BuildError> {
-        if options.max_words < 1 {
-            return Err(PassageError::ZeroBudget(options.max_words).into());
+    ) -> VerifierBuilder {
+        VerifierBuilder::new(fetcher, ranker, judge)
+    }
+
+    /// What this verifier is made of.
+    pub fn components(&self) -> Components {
+        Components {
+            fetcher: self.fetcher.name().to_string(),
+            ranker: self.ranker.name().to_string(),
+            ranker_model_loaded: self.ranker.model_loaded(),
+            ranker_runtime: self.ranker.runtime(),
+            judge: self.judge.info(),
+            options: self.options.clone(),
         }
-        if options.top_k < 1 {
-            return Err(BuildError::ZeroTopK);
-        }
-        if options.fetch_concurrency < 1 {
-            return Err(BuildError::ZeroConcurrency("fetch"));
-        }
-        if options.judge_concurrency < 1 {
-            return Err(BuildError::ZeroConcurrency("judge"));
-        }
-        Ok(Verifier {
-            judge_permits: Arc::new(Semaphore::new(options.judge_concurrency)),
-            fetcher,
-            ranker,
-            judge,
-            options,
-        })
     }
 
-    pub fn fetcher(&self) -> &Arc<dyn Fetcher> {
-        &self.fetcher
+    /// The shared page cache's figures, when the verifier keeps one
+    /// ([`VerifierBuilder::shared_pages`]).
+    pub fn page_stats(&self) -> Option<CacheStats> {
+        self.pages.as_ref().map(pages::PageCache::stats)
     }
 
-    pub fn ranker(&self) -> &Arc<dyn Ranker> {
-        &self.ranker
-    }
-
-    pub fn judge(&self) -> &Arc<dyn Judge> {
-        &self.judge
-    }
-
-    pub fn options(&self) -> &VerifyOptions {
-        &self.options
-    }
-
-    /// Verifies `claim` against each URL; one verdict per URL, in the order given.
-    pub async fn verify(&self, claim: &str, urls: &[String]) -> ClaimVerdict {
-        self.verify_with_top_k(claim, urls, self.options.top_k)
-            .await
-    }
-
-    /// [`Verifier::verify`], showing the judge `top_k` passages per citation instead of the
-    /// configured number (a per-request choice; the judge concurrency limit still applies).
-    pub async fn verify_with_top_k(
-        &self,
-        claim: &str,
-        urls: &[String],
-        top_k: usize,
-    ) -> ClaimVerdict {
-        let mut distinct: Vec<&str> = Vec::new();
-        for url in urls {
-            if !distinct.contains(&url.as_str()) {
-                distinct.push(url);
+    /// Verifies `check.claim` against each of its URLs: one verdict per URL, in the order given,
+    /// and the claim's label. Records the verdict when the verifier has a recorder. Never fails:
+    /// a citation that could not be checked is a verdict with a reason.
+    pub async fn verify(&self, check: Check) -> ClaimVerdict {
+        let Check {
+            claim,
+            urls,
+            top_k,
+            previous,
+            origin,
+        } = check;
+        let top_k = top_k.unwrap_or(self.options.top_k);
+        // A citation whose earlier verdict did not come from a failed fetch keeps it.
+        let kept: HashMap<&str, &UrlVerdict> = previous
+            .iter()
+            .filter(|c| !c.reason.as_ref().is_some_and(Reason::is_fetch_failure))
+            .map(|c| (c.url.as_str(), c))
+            .collect();
+        let mut distinct: Vec<String> = Vec::new();
+        for url in &urls {
+            if !kept.contains_key(url.as_str()) && !distinct.contains(url) {
+                distinct.push(url.clone());
             }
         }
+        let claim_ref = claim.as_str();
         // Owned URLs: a closure taking `&str` makes this future impossible for the compiler to
         // prove `Send` (rust-lang/rust#102211), and the HTTP service needs it `Send`.
-        let verdicts: HashMap<String, UrlVerdict> =
-            stream::iter(distinct.into_iter().map(str::to_owned))
-                .map(|url| async move {
-                    let verdict = self.check_with_top_k(claim, &url, top_k).await;
-                    (url, verdict)
-                })
-                .buffer_unordered(self.options.fetch_concurrency)
-                .collect()
-                .await;
+        let checked: HashMap<String, UrlVerdict> = stream::iter(distinct)
+            .map(|url| async move {
+                let verdict = self.check_one(claim_ref, &url, top_k).await;
+                (url, verdict)
+            })
+            .buffer_unordered(self.options.fetch_concurrency)
+            .collect()
+            .await;
         let citations: Vec<UrlVerdict> = urls
             .iter()
-            .filter_map(|url| verdicts.get(url.as_str()).cloned())
+            .filter_map(|url| {
+                checked
+                    .get(url.as_str())
+                    .or_else(|| kept.get(url.as_str()).copied())
+                    .cloned()
+            })
             .collect();
-        ClaimVerdict {
-            claim: claim.to_string(),
+        let verdict = ClaimVerdict {
             overall: aggregate::claim_label(citations.iter().map(|c| c.label)),
+            claim,
             citations,
+        };
+        self.record(&verdict, &origin).await;
+        verdict
+    }
+
+    async fn record(&self, verdict: &ClaimVerdict, origin: &Origin) {
+        let Some(recorder) = &self.recorder else {
+            return;
+        };
+        if let Err(err) = recorder.record(verdict, origin).await {
+            let error = error_chain(err.as_ref());
+            if self.recorder_failed.swap(true, Ordering::Relaxed) {
+                tracing::debug!(%error, "the verdict was not recorded");
+            } else {
+                tracing::warn!(%error, "verdicts are not being recorded");
+            }
         }
     }
 
     /// Fetches, judges and guards one citation.
-    pub async fn check(&self, claim: &str, url: &str) -> UrlVerdict {
-        self.check_with_top_k(claim, url, self.options.top_k).await
-    }
-
-    async fn check_with_top_k(&self, claim: &str, url: &str, top_k: usize) -> UrlVerdict {
+    async fn check_one(&self, claim: &str, url: &str, top_k: usize) -> UrlVerdict {
         let span = tracing::info_span!("citation", %url);
         async {
-            let fetched = self.fetch(url).await;
-            self.judge_fetched_with_top_k(claim, url, &fetched, top_k)
-                .await
+            let fetched = match &self.pages {
+                Some(cache) => cache.get(url, || self.fetch(url)).await,
+                None => self.fetch(url).await,
+            };
+            match fetched {
+                Fetched::Rejected(rejection) => self.rejected_verdict(url, &rejection),
+                Fetched::Page(prepared) => self.judge_page(claim, url, prepared, top_k).await,
+            }
         }
         .instrument(span)
         .await
     }
 
-    /// Fetches `url` and prepares its passages, so that many claims can be judged against it.
-    pub async fn fetch(&self, url: &str) -> Fetched {
+    /// Fetches `url`, keeps the page when a store is attached, and prepares its passages.
+    async fn fetch(&self, url: &str) -> Fetched {
         match self.fetcher.fetch(url).await {
             FetchOutcome::Rejected(rejection) => {
                 tracing::info!(reason = %rejection.reason, detail = rejection.detail.as_deref().unwrap_or(""), "not judged");
                 Fetched::Rejected(rejection)
             }
-            FetchOutcome::Page(page) => Fetched::Page(Arc::new(self.prepare(page))),
+            FetchOutcome::Page(mut page) => {
+                if let (None, Some(store)) = (&page.rid, &self.page_store) {
+                    match store.keep(&page).await {
+                        Ok(rid) => page.rid = Some(rid),
+                        Err(err) => tracing::warn!(
+                            %url,
+                            error = %error_chain(err.as_ref()),
+                            "the page was not kept for replay"
+                        ),
+                    }
+                }
+                Fetched::Page(Arc::new(self.prepare(page)))
+            }
         }
     }
 
     /// Cuts a page into passages and stamps it.
-    pub fn prepare(&self, page: Page) -> PreparedPage {
-        // `Verifier::new` refuses a zero budget, the only error `passage::split` has.
+    fn prepare(&self, page: Page) -> PreparedPage {
+        // The builder refuses a zero budget, the only error `passage::split` has.
         let passages = passage::split(&page.markdown, self.options.max_words).unwrap_or_default();
         let content_sha256 = format!("{:x}", Sha256::digest(page.markdown.as_bytes()));
         PreparedPage {
@@ -207,28 +248,6 @@ impl Verifier {
             },
             fetched_at: humantime::format_rfc3339_seconds(SystemTime::now()).to_string(),
             page,
-        }
-    }
-
-    /// The verdict for `claim` on an already fetched URL.
-    pub async fn judge_fetched(&self, claim: &str, url: &str, fetched: &Fetched) -> UrlVerdict {
-        self.judge_fetched_with_top_k(claim, url, fetched, self.options.top_k)
-            .await
-    }
-
-    async fn judge_fetched_with_top_k(
-        &self,
-        claim: &str,
-        url: &str,
-        fetched: &Fetched,
-        top_k: usize,
-    ) -> UrlVerdict {
-        match fetched {
-            Fetched::Rejected(rejection) => self.rejected_verdict(url, rejection),
-            Fetched::Page(prepared) => {
-                self.judge_page(claim, url, Arc::clone(prepared), top_k)
-                    .await
-            }
         }
     }
 
@@ -275,8 +294,11 @@ impl Verifier {
 
         let top = match self.top_passages(claim, &prepared, top_k).await {
             Ok(top) => top,
-            Err(message) => {
-                verdict.detail = Some(message);
+            Err(err) => {
+                let detail = error_chain(&err);
+                tracing::warn!(error = %detail, "ranking failed");
+                verdict.reason = Some(Reason::RankerError);
+                verdict.detail = Some(detail);
                 return verdict;
             }
         };
@@ -293,11 +315,15 @@ impl Verifier {
         };
         match judgement {
             Ok(judgement) => {
-                let guarded = guard::check(&judgement, &top);
-                if guarded.reason == Some(Reason::EvidenceQuoteNotInSource) {
+                let guarded = guard::check_with_claim(claim, &judgement, &top);
+                if let Some(
+                    reason @ (Reason::EvidenceQuoteNotInSource | Reason::EvidenceQuoteTooShort),
+                ) = &guarded.reason
+                {
                     tracing::info!(
                         quote = judgement.evidence_quote.as_deref().unwrap_or(""),
-                        "quote not in the passages; downgraded"
+                        %reason,
+                        "quote rejected by the guard; downgraded"
                     );
                 }
                 verdict.label = guarded.label;
@@ -313,9 +339,10 @@ impl Verifier {
                 }
             }
             Err(err) => {
-                tracing::warn!(error = %err, "judge failed");
+                let detail = error_chain(&err);
+                tracing::warn!(error = %detail, "judge failed");
                 verdict.reason = Some(Reason::JudgeError);
-                verdict.detail = Some(err.to_string());
+                verdict.detail = Some(detail);
             }
         }
         verdict
@@ -327,7 +354,7 @@ impl Verifier {
         claim: &str,
         prepared: &Arc<PreparedPage>,
         k: usize,
-    ) -> Result<Vec<String>, String> {
+    ) -> Result<Vec<String>, RankError> {
         let ranker = Arc::clone(&self.ranker);
         let prepared_for_rank = Arc::clone(prepared);
         let claim_owned = claim.to_string();
@@ -336,13 +363,25 @@ impl Verifier {
             ranker.top_k(&claim_owned, &prepared_for_rank.passages, k)
         })
         .await
-        .map_err(|err| format!("ranking panicked: {err}"))?
-        .map_err(|err| format!("ranking failed: {err}"))?;
+        .map_err(RankError::Panicked)??;
         Ok(ranked
             .into_iter()
             .filter_map(|i| prepared.passages.passages.get(i).cloned())
             .collect())
     }
+}
+
+/// `err` and its sources, joined by `: ` (what `{:#}` prints for anyhow), for a verdict's
+/// detail and the logs.
+pub fn error_chain(err: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = err.to_string();
+    let mut source = err.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
 }
 
 #[cfg(test)]
@@ -441,13 +480,9 @@ mod tests {
     }
 
     fn verifier(fetcher: Arc<FakeFetcher>, judge: Arc<FakeJudge>) -> Verifier {
-        Verifier::new(
-            fetcher,
-            Arc::new(Bm25Ranker),
-            judge,
-            VerifyOptions::default(),
-        )
-        .expect("valid options")
+        Verifier::builder(fetcher, Arc::new(Bm25Ranker), judge)
+            .build()
+            .expect("valid options")
     }
 
     const WATER: &str = "Water boils at 100 degrees Celsius at sea level.";
@@ -462,7 +497,7 @@ mod tests {
             "https://a.example/gone".to_string(),
             "https://a.example/w".to_string(),
         ];
-        let result = v.verify(WATER, &urls).await;
+        let result = v.verify(Check::new(WATER, &urls)).await;
         assert_eq!(result.citations.len(), 3);
         assert_eq!(result.citations[0].url, "https://a.example/w");
         assert_eq!(result.citations[1].label, Label::Unreachable);
@@ -479,7 +514,7 @@ mod tests {
         let judge = judge_saying(JudgeLabel::Supported, Some(WATER));
         let v = verifier(fetcher, Arc::clone(&judge));
         let result = v
-            .verify(WATER, &["https://a.example/dead".to_string()])
+            .verify(Check::new(WATER, ["https://a.example/dead"]))
             .await;
         assert_eq!(result.overall, Label::Unreachable);
         assert_eq!(result.citations[0].reason, Some(Reason::Http(404)));
@@ -492,10 +527,10 @@ mod tests {
         let fetcher = Arc::new(FakeFetcher::new(vec![("https://a.example/w", page(WATER))]));
         let v = verifier(fetcher, judge_saying(JudgeLabel::Contradicted, Some(WATER)));
         let result = v
-            .verify(
+            .verify(Check::new(
                 "Water boils at 50 degrees.",
-                &["https://a.example/w".to_string()],
-            )
+                ["https://a.example/w"],
+            ))
             .await;
         let c = &result.citations[0];
         assert_eq!(c.label, Label::Contradicted);
@@ -518,13 +553,26 @@ mod tests {
             fetcher,
             judge_saying(JudgeLabel::Supported, Some("Water boils at 50 degrees.")),
         );
-        let result = v.verify(WATER, &["https://a.example/w".to_string()]).await;
+        let result = v.verify(Check::new(WATER, ["https://a.example/w"])).await;
         assert_eq!(result.citations[0].label, Label::NotFound);
         assert_eq!(
             result.citations[0].reason,
             Some(Reason::EvidenceQuoteNotInSource)
         );
         assert_eq!(result.citations[0].confidence, 0.0);
+    }
+
+    /// Issue 12: a judge that quotes one word of the page with `supported` no longer passes.
+    #[tokio::test]
+    async fn a_one_word_quote_is_downgraded() {
+        let fetcher = Arc::new(FakeFetcher::new(vec![("https://a.example/w", page(WATER))]));
+        let v = verifier(fetcher, judge_saying(JudgeLabel::Supported, Some("Water")));
+        let result = v.verify(Check::new(WATER, ["https://a.example/w"])).await;
+        assert_eq!(result.citations[0].label, Label::NotFound);
+        assert_eq!(
+            result.citations[0].reason,
+            Some(Reason::EvidenceQuoteTooShort)
+        );
     }
 
     #[tokio::test]
@@ -535,7 +583,7 @@ mod tests {
             calls: AtomicUsize::new(0),
         });
         let v = verifier(fetcher, judge);
-        let result = v.verify(WATER, &["https://a.example/w".to_string()]).await;
+        let result = v.verify(Check::new(WATER, ["https://a.example/w"])).await;
         let c = &result.citations[0];
         assert_eq!(c.label, Label::NotFound);
         assert_eq!(c.reason, Some(Reason::JudgeError));
@@ -550,7 +598,7 @@ mod tests {
         }
         let fetcher = Arc::new(FakeFetcher::new(vec![("https://a.example/p", outcome)]));
         let v = verifier(fetcher, judge_saying(JudgeLabel::NotFound, None));
-        let result = v.verify(WATER, &["https://a.example/p".to_string()]).await;
+        let result = v.verify(Check::new(WATER, ["https://a.example/p"])).await;
         assert_eq!(result.citations[0].label, Label::NotFound);
         assert_eq!(result.citations[0].reason, Some(Reason::Paywall));
     }
@@ -571,7 +619,7 @@ mod tests {
         let judge = Arc::new(FakeJudge {
             answer: Box::new(move |passages| {
                 *seen_in_judge.lock().expect("not poisoned") = passages.to_vec();
-                Err(JudgeError::Transport("recorded".into()))
+                Err(JudgeError::InvalidAnswer("recorded".into()))
             }),
             calls: AtomicUsize::new(0),
         });
@@ -580,21 +628,20 @@ mod tests {
             top_k: 2,
             ..VerifyOptions::default()
         };
-        let v = Verifier::new(fetcher, Arc::new(Bm25Ranker), judge, options).expect("valid");
-        v.verify(
+        let v = Verifier::builder(fetcher, Arc::new(Bm25Ranker), judge)
+            .options(options)
+            .build()
+            .expect("valid");
+        v.verify(Check::new(
             "water boils 100 degrees",
-            &["https://a.example/w".to_string()],
-        )
+            ["https://a.example/w"],
+        ))
         .await;
         let first = seen.lock().expect("not poisoned").clone();
         assert_eq!(first.len(), 2);
         assert!(first[0].contains(WATER), "{first:?}");
-        v.verify_with_top_k(
-            "water boils 100 degrees",
-            &["https://a.example/w".to_string()],
-            5,
-        )
-        .await;
+        v.verify(Check::new("water boils 100 degrees", ["https://a.example/w"]).top_k(5))
+            .await;
         assert_eq!(
             seen.lock().expect("not poisoned").len(),
             5,
@@ -624,13 +671,217 @@ mod tests {
                 ..VerifyOptions::default()
             },
         ] {
-            assert!(Verifier::new(
+            assert!(Verifier::builder(
                 Arc::clone(&fetcher) as Arc<dyn Fetcher>,
                 Arc::new(Bm25Ranker),
                 Arc::clone(&judge) as Arc<dyn Judge>,
-                options
             )
+            .options(options)
+            .build()
             .is_err());
         }
+    }
+    /// Remembers what it was handed.
+    #[derive(Default)]
+    struct Keeper {
+        pages: Mutex<Vec<String>>,
+        verdicts: Mutex<Vec<(String, Origin)>>,
+        fail: bool,
+    }
+
+    #[async_trait]
+    impl PageStore for Keeper {
+        async fn keep(&self, page: &Page) -> Result<String, crate::store::StoreError> {
+            if self.fail {
+                return Err("disk full".into());
+            }
+            self.pages
+                .lock()
+                .expect("not poisoned")
+                .push(page.markdown.clone());
+            Ok("kept-rid".to_string())
+        }
+    }
+
+    #[async_trait]
+    impl VerdictRecorder for Keeper {
+        async fn record(
+            &self,
+            verdict: &ClaimVerdict,
+            origin: &Origin,
+        ) -> Result<(), crate::store::StoreError> {
+            if self.fail {
+                return Err("index locked".into());
+            }
+            self.verdicts
+                .lock()
+                .expect("not poisoned")
+                .push((verdict.claim.clone(), origin.clone()));
+            Ok(())
+        }
+    }
+
+    fn unstamped(markdown: &str) -> FetchOutcome {
+        let mut outcome = page(markdown);
+        if let FetchOutcome::Page(p) = &mut outcome {
+            p.rid = None;
+        }
+        outcome
+    }
+
+    #[tokio::test]
+    async fn attached_stores_keep_the_page_and_the_verdict_with_its_origin() {
+        let fetcher = Arc::new(FakeFetcher::new(vec![
+            ("https://a.example/w", unstamped(WATER)),
+            ("https://a.example/r", page(WATER)),
+        ]));
+        let keeper = Arc::new(Keeper::default());
+        let v = Verifier::builder(
+            fetcher,
+            Arc::new(Bm25Ranker),
+            judge_saying(JudgeLabel::Supported, Some(WATER)),
+        )
+        .page_store(Arc::clone(&keeper) as Arc<dyn PageStore>)
+        .recorder(Arc::clone(&keeper) as Arc<dyn VerdictRecorder>)
+        .build()
+        .expect("valid");
+        let origin = Origin::new("api").with_claim_id("c1");
+        let result = v
+            .verify(
+                Check::new(WATER, ["https://a.example/w", "https://a.example/r"])
+                    .origin(origin.clone()),
+            )
+            .await;
+        assert_eq!(result.citations[0].rid.as_deref(), Some("kept-rid"));
+        assert_eq!(
+            result.citations[1].rid.as_deref(),
+            Some("rid-1"),
+            "a fetcher's own rid is left alone"
+        );
+        assert_eq!(keeper.pages.lock().expect("not poisoned").len(), 1);
+        assert_eq!(
+            *keeper.verdicts.lock().expect("not poisoned"),
+            vec![(WATER.to_string(), origin)]
+        );
+    }
+
+    #[tokio::test]
+    async fn failing_stores_cost_the_record_never_the_verdict() {
+        let fetcher = Arc::new(FakeFetcher::new(vec![(
+            "https://a.example/w",
+            unstamped(WATER),
+        )]));
+        let keeper = Arc::new(Keeper {
+            fail: true,
+            ..Keeper::default()
+        });
+        let v = Verifier::builder(
+            fetcher,
+            Arc::new(Bm25Ranker),
+            judge_saying(JudgeLabel::Supported, Some(WATER)),
+        )
+        .page_store(Arc::clone(&keeper) as Arc<dyn PageStore>)
+        .recorder(Arc::clone(&keeper) as Arc<dyn VerdictRecorder>)
+        .build()
+        .expect("valid");
+        for _ in 0..2 {
+            let result = v.verify(Check::new(WATER, ["https://a.example/w"])).await;
+            assert_eq!(result.overall, Label::Supported);
+            assert_eq!(result.citations[0].rid, None);
+        }
+    }
+
+    /// A ranker whose model is gone.
+    struct BrokenRanker;
+
+    impl Ranker for BrokenRanker {
+        fn name(&self) -> &str {
+            "broken"
+        }
+        fn top_k(
+            &self,
+            _claim: &str,
+            _page: &PagePassages,
+            _k: usize,
+        ) -> Result<Vec<usize>, RankError> {
+            Err(RankError::Failed("weights truncated".into()))
+        }
+    }
+
+    #[tokio::test]
+    async fn a_ranking_failure_is_a_ranker_error_not_a_silent_not_found() {
+        let fetcher = Arc::new(FakeFetcher::new(vec![("https://a.example/w", page(WATER))]));
+        let judge = judge_saying(JudgeLabel::Supported, Some(WATER));
+        let v = Verifier::builder(fetcher, Arc::new(BrokenRanker), Arc::clone(&judge) as _)
+            .build()
+            .expect("valid");
+        let result = v.verify(Check::new(WATER, ["https://a.example/w"])).await;
+        let c = &result.citations[0];
+        assert_eq!(c.label, Label::NotFound);
+        assert_eq!(c.reason, Some(Reason::RankerError));
+        assert_eq!(
+            c.detail.as_deref(),
+            Some("the ranker failed: weights truncated"),
+            "the cause once, no doubled prefix"
+        );
+        assert_eq!(judge.calls.load(Ordering::SeqCst), 0);
+    }
+
+    #[tokio::test]
+    async fn a_retry_checks_only_the_failed_fetches_and_keeps_the_rest() {
+        let fetcher = Arc::new(FakeFetcher::new(vec![
+            ("https://a.example/w", page(WATER)),
+            ("https://a.example/back", page(WATER)),
+        ]));
+        let v = verifier(
+            Arc::clone(&fetcher),
+            judge_saying(JudgeLabel::Supported, Some(WATER)),
+        );
+        let mut kept =
+            UrlVerdict::without_judge("https://a.example/w", Label::Contradicted, Reason::Paywall);
+        kept.confidence = 0.5;
+        let failed = UrlVerdict::without_judge(
+            "https://a.example/back",
+            Label::Unreachable,
+            Reason::Timeout,
+        );
+        let old = ClaimVerdict {
+            claim: WATER.to_string(),
+            overall: Label::Contradicted,
+            citations: vec![kept.clone(), failed],
+        };
+        let result = v.verify(Check::retrying(old)).await;
+        assert_eq!(result.citations[0], kept);
+        assert_eq!(result.citations[1].label, Label::Supported);
+        let fetches = fetcher.fetches.lock().expect("not poisoned").clone();
+        assert_eq!(fetches, vec!["https://a.example/back".to_string()]);
+    }
+
+    #[tokio::test]
+    async fn shared_pages_fetch_a_url_once_across_claims() {
+        let fetcher = Arc::new(FakeFetcher::new(vec![("https://a.example/w", page(WATER))]));
+        let v = Verifier::builder(
+            Arc::clone(&fetcher) as Arc<dyn Fetcher>,
+            Arc::new(Bm25Ranker),
+            judge_saying(JudgeLabel::Supported, Some(WATER)),
+        )
+        .shared_pages(8, 2)
+        .build()
+        .expect("valid");
+        for _ in 0..3 {
+            v.verify(Check::new(WATER, ["https://a.example/w"])).await;
+        }
+        assert_eq!(fetcher.fetches.lock().expect("not poisoned").len(), 1);
+        assert_eq!(
+            v.page_stats(),
+            Some(CacheStats {
+                fetches: 1,
+                hits: 2
+            })
+        );
+        assert_eq!(
+            verifier(fetcher, judge_saying(JudgeLabel::NotFound, None)).page_stats(),
+            None
+        );
     }
 }

@@ -188,7 +188,8 @@ pub fn normalise(text: &str) -> String {
     out
 }
 
-fn straighten(c: char) -> char {
+/// Curly quotes and primes as their ASCII forms; every other character unchanged.
+pub fn straighten(c: char) -> char {
     match c {
         '\u{2018}' | '\u{2019}' | '\u{201A}' | '\u{201B}' | '\u{2032}' => '\'',
         '\u{201C}' | '\u{201D}' | '\u{201E}' | '\u{201F}' | '\u{2033}' => '"',
@@ -198,7 +199,7 @@ fn straighten(c: char) -> char {
 
 /// Removes the inline Markdown a converter adds around visible text: emphasis and code markers,
 /// link and image syntax (keeping the visible text), and backslash escapes.
-fn strip_inline_markdown(text: &str) -> String {
+pub fn strip_inline_markdown(text: &str) -> String {
     let chars: Vec<char> = text.chars().collect();
     let mut out = String::with_capacity(text.len());
     let mut i = 0;

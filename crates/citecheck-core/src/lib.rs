@@ -9,6 +9,10 @@
 //! decides can be kept through the [`store`] seams ([`PageStore`], [`VerdictRecorder`]), which
 //! the core defines and the application implements.
 //!
+//! A reader can follow each verdict: an accepted quote is located in the page ([`anchor`]) and
+//! linked with a text fragment ([`fragment`]), and a dead link can be looked up in the
+//! Internet Archive ([`archive`]) to tell link rot from a possibly fabricated URL.
+//!
 //! Every I/O boundary is a trait ([`Fetcher`], [`Ranker`], [`Judge`]) held as `Arc<dyn _>`;
 //! everything else is a pure function. A failed citation is a value ([`UrlVerdict`] with a
 //! [`Reason`]), never an error.
@@ -36,13 +40,17 @@
 //! ```
 
 pub mod aggregate;
+pub mod anchor;
+pub mod archive;
 pub mod content;
 pub mod extract;
 pub mod fetch;
+pub mod fragment;
 pub mod guard;
 pub mod judge;
 pub mod model;
 pub mod passage;
+pub mod pdf;
 pub mod rank;
 pub mod retry;
 pub mod store;
@@ -50,7 +58,10 @@ pub mod verifier;
 
 pub use fetch::Fetcher;
 pub use judge::Judge;
-pub use model::{ClaimVerdict, JudgeInfo, Label, Reason, TokenUsage, UrlVerdict, VerdictMeta};
+pub use model::{
+    ArchiveInfo, ArchiveStatus, ClaimVerdict, EvidenceOffsets, FollowUp, JudgeInfo, Label, Reason,
+    TokenUsage, UrlVerdict, VerdictMeta,
+};
 pub use rank::Ranker;
 pub use store::{Origin, PageStore, VerdictRecorder};
 pub use verifier::{Check, Verifier, VerifierBuilder, VerifyOptions};

@@ -86,8 +86,12 @@ pub enum Reason {
     BlockedAddress,
     /// A deep link that landed on the site's homepage.
     RedirectedToHomepage,
-    /// A PDF (by path or content type): its text is not judged.
+    /// A PDF (by path or content type) while PDF reading is off (`--no-pdf`).
     PdfUnsupported,
+    /// A PDF without a text layer (a scan): there is nothing to quote.
+    PdfNoText,
+    /// A PDF whose text needs a password.
+    PdfEncrypted,
     /// A content type that is neither HTML nor text (images, archives, ...).
     UnsupportedContentType,
     /// A 200 page that is a short "page not found" template.
@@ -125,6 +129,8 @@ impl Reason {
             Reason::BlockedAddress => "blocked_address",
             Reason::RedirectedToHomepage => "redirected_to_homepage",
             Reason::PdfUnsupported => "pdf_unsupported",
+            Reason::PdfNoText => "pdf_no_text",
+            Reason::PdfEncrypted => "pdf_encrypted",
             Reason::UnsupportedContentType => "unsupported_content_type",
             Reason::Soft404 => "soft_404",
             Reason::NeedsJavascript => "needs_javascript",
@@ -160,6 +166,8 @@ impl Reason {
             "blocked_address" => Reason::BlockedAddress,
             "redirected_to_homepage" => Reason::RedirectedToHomepage,
             "pdf_unsupported" => Reason::PdfUnsupported,
+            "pdf_no_text" => Reason::PdfNoText,
+            "pdf_encrypted" => Reason::PdfEncrypted,
             "unsupported_content_type" => Reason::UnsupportedContentType,
             "soft_404" => Reason::Soft404,
             "needs_javascript" => Reason::NeedsJavascript,
@@ -177,6 +185,12 @@ impl Reason {
     /// The source is gone (404, 410, no such domain): a retry will not bring it back.
     pub fn is_dead(&self) -> bool {
         matches!(self, Reason::Http(404 | 410) | Reason::NoSuchDomain)
+    }
+
+    /// A dead end worth asking the web archive about: the URL is gone (404, 410, no such
+    /// domain) or only pretends to exist (homepage redirect, soft 404).
+    pub fn is_archive_candidate(&self) -> bool {
+        self.is_dead() || matches!(self, Reason::RedirectedToHomepage | Reason::Soft404)
     }
 
     /// The content could not be fetched this time; a later retry may succeed.
@@ -251,6 +265,86 @@ pub struct UrlVerdict {
     /// Provenance of the verdict (fetcher, judge, prompt version, token usage, content hash).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub meta: Option<VerdictMeta>,
+    /// What lets a reader check the verdict: a link to the quote, what became of a dead link,
+    /// whether the page changed since it was last checked. Its fields sit beside the others.
+    #[serde(flatten)]
+    pub follow_up: FollowUp,
+}
+
+/// The parts of a verdict a reader follows up on; each is absent from JSON when it has nothing
+/// to say, so a verdict without them keeps the reference design's shape.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct FollowUp {
+    /// The final URL with a text fragment (`#:~:text=`) that makes a browser scroll to the
+    /// evidence quote and highlight it (`supported` and `contradicted` citations).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evidence_url: Option<String>,
+    /// The quote's character range in the stored page (the Markdown the guard checked).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evidence_offsets: Option<EvidenceOffsets>,
+    /// What the Internet Archive holds for a dead link.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub archive: Option<ArchiveInfo>,
+    /// When the audit index last held a verdict for this URL (RFC 3339), if ever.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub previously_seen: Option<String>,
+    /// Whether the page's content hash differs from the one that earlier verdict recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub changed_since: Option<bool>,
+}
+
+/// A character range (Unicode scalar values, end exclusive) in a stored page.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EvidenceOffsets {
+    pub start: usize,
+    pub end: usize,
+}
+
+/// What the Internet Archive says about a URL that is dead now.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ArchiveInfo {
+    pub status: ArchiveStatus,
+    /// The latest capture that answered 200, on the archive's replay service.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub snapshot_url: Option<String>,
+    /// When that capture was taken (RFC 3339, UTC).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub captured_at: Option<String>,
+    /// The claim judged against the archived copy (`--archive-verify`); the citation's own
+    /// label, about the live URL, does not change.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<Label>,
+    /// The quote behind `verdict`, from the archived copy.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evidence_quote: Option<String>,
+    /// What the status means, in words (and why a lookup failed).
+    pub note: String,
+}
+
+/// Whether the archive ever captured a URL.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ArchiveStatus {
+    /// Captured with status 200 at least once: the page existed, the link rotted.
+    Archived,
+    /// Never captured: the URL may never have existed (possibly fabricated).
+    NeverArchived,
+    /// The archive could not be asked (timeout, refusal, garbage); nothing is concluded.
+    LookupFailed,
+}
+
+impl ArchiveStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ArchiveStatus::Archived => "archived",
+            ArchiveStatus::NeverArchived => "never_archived",
+            ArchiveStatus::LookupFailed => "lookup_failed",
+        }
+    }
 }
 
 impl UrlVerdict {
@@ -268,6 +362,7 @@ impl UrlVerdict {
             reason: Some(reason),
             detail: None,
             meta: None,
+            follow_up: FollowUp::default(),
         }
     }
 }
@@ -452,6 +547,8 @@ mod tests {
             Reason::BlockedAddress,
             Reason::RedirectedToHomepage,
             Reason::PdfUnsupported,
+            Reason::PdfNoText,
+            Reason::PdfEncrypted,
             Reason::UnsupportedContentType,
             Reason::Soft404,
             Reason::NeedsJavascript,

@@ -27,6 +27,34 @@ pub trait PageStore: Send + Sync {
 pub trait VerdictRecorder: Send + Sync {
     /// Records `verdict`, which came from `origin`.
     async fn record(&self, verdict: &ClaimVerdict, origin: &Origin) -> Result<(), StoreError>;
+
+    /// The last verdict recorded for `url`, if any: the verifier asks before recording a new
+    /// one, to say whether the page changed since (drift). A store that cannot tell holds
+    /// nothing.
+    async fn last_seen(&self, url: &str) -> Result<Option<LastSeen>, StoreError> {
+        let _ = url;
+        Ok(None)
+    }
+}
+
+/// The last verdict a recorder holds for a URL.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LastSeen {
+    /// When it was recorded (RFC 3339).
+    pub recorded_at: String,
+    /// The page's content hash then; `None` when no page was read (a dead link).
+    pub content_sha256: Option<String>,
+}
+
+impl LastSeen {
+    /// Whether the content changed since: a different hash, or a page now where there was
+    /// none (or the reverse); unknown when neither time read a page.
+    pub fn changed(&self, now: Option<&str>) -> Option<bool> {
+        match (self.content_sha256.as_deref(), now) {
+            (None, None) => None,
+            (then, now) => Some(then != now),
+        }
+    }
 }
 
 /// Where a verification came from; stored with each of its verdict's rows.

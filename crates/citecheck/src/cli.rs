@@ -10,7 +10,7 @@ use clap::{Parser, Subcommand};
 
 use crate::config::{Config, GlobalArgs};
 use crate::error::{AppError, EXIT_CODES};
-use crate::{audit, batch, cache, demo, eval, model, replay, report, server, verify};
+use crate::{answer, audit, batch, cache, demo, eval, model, replay, report, server, verify};
 
 /// Check whether the sources an LLM cited say what it claimed.
 #[derive(Debug, Parser)]
@@ -27,6 +27,8 @@ pub struct Cli {
 pub enum Command {
     /// Check one claim against the URLs cited for it.
     Verify(verify::VerifyArgs),
+    /// Verify a whole LLM answer (an API's JSON response or Markdown) citation by citation.
+    Answer(answer::AnswerArgs),
     /// Serve a few bundled example pages on 127.0.0.1 and verify example claims against them.
     Demo(demo::DemoArgs),
     /// Measure the judge on a labelled development set (per-label precision/recall, accuracy).
@@ -55,6 +57,7 @@ impl Cli {
         let config = Config::load(&self.global)?;
         match &self.command {
             Command::Verify(args) => verify::run(args, &config).await,
+            Command::Answer(args) => answer::run(args, &config).await,
             Command::Demo(args) => demo::command(args, &config).await,
             Command::Eval(args) => eval::command(args, &config).await,
             Command::Serve(args) => server::run(args, &config).await.map(|()| 0),

@@ -6,10 +6,12 @@
 use std::sync::Arc;
 
 use anyhow::Context;
+use citecheck_core::archive::ArchiveClient;
 use citecheck_core::fetch::crawlbase::{CrawlbaseConfig, CrawlbaseFetcher};
 use citecheck_core::fetch::DirectFetcher;
 use citecheck_core::judge::{build_llm_judge, LocalJudge};
 use citecheck_core::rank::Bm25Ranker;
+use citecheck_core::verifier::ArchiveCheck;
 use citecheck_core::{Fetcher, Judge, Ranker, Verifier, VerifierBuilder};
 
 use crate::config::{ConfigError, FetcherKind, JudgeProvider, RankerKind, Settings};
@@ -80,7 +82,15 @@ pub fn build(settings: &Settings) -> Result<Engine, AppError> {
             )
         }
     };
-    let builder = Verifier::builder(fetcher, ranker, judge).options(settings.verify.clone());
+    let mut builder = Verifier::builder(fetcher, ranker, judge).options(settings.verify.clone());
+    if let Some(archive) = &settings.archive {
+        let client = ArchiveClient::new(archive.options.clone())
+            .map_err(|err| ConfigError::Invalid(err.to_string()))?;
+        builder = builder.archive(ArchiveCheck {
+            client: Arc::new(client),
+            judge_archived: archive.judge_archived,
+        });
+    }
     Ok(Engine { builder, crawlbase })
 }
 

@@ -9,6 +9,7 @@
 //! index and evidence store, and calls the verifier's one entry point. Errors are
 //! [`error::AppError`], whose variant decides the exit code.
 
+pub mod answer;
 pub mod audit;
 pub mod batch;
 pub mod cache;

@@ -93,6 +93,8 @@ pub async fn command(
     out: &mut dyn Write,
     colour: bool,
 ) -> Result<u8, AppError> {
+    // The quote's recorded place in the page (audit rows since evidence offsets were kept).
+    let mut offsets: Option<Range<usize>> = None;
     let (rid, quote) = match args.audit_id {
         Some(id) => {
             let store = AuditStore::open_existing(audit_db)?;
@@ -107,6 +109,11 @@ pub async fn command(
                     row.reason.as_deref().unwrap_or("none")
                 )));
             }
+            if args.quote.is_none() {
+                if let (Some(start), Some(end)) = (row.evidence_start, row.evidence_end) {
+                    offsets = Some(start as usize..end as usize);
+                }
+            }
             (row.rid, args.quote.clone().or(row.evidence_quote))
         }
         None => (args.rid.clone().unwrap_or_default(), args.quote.clone()),
@@ -117,17 +124,37 @@ pub async fn command(
         writeln!(out, "{}", page.trim_end()).context("writing the page")?;
         return Ok(0);
     };
-    Ok(write_highlighted(&page, &quote, out, colour).context("writing the page")?)
+    let span = offsets
+        .and_then(|chars| recorded_span(&page, chars))
+        .or_else(|| find_quote(&page, &quote));
+    Ok(write_highlighted(&page, span, &quote, out, colour).context("writing the page")?)
 }
 
-/// Writes `page` with `quote` highlighted; returns the exit code.
+/// The byte range of the characters `chars` of `page`. A recorded place is trusted over a
+/// search (which finds the first occurrence, and misses a quote inside link markup): the rid is
+/// the hash of the page's content, so the page is the one the offsets were taken on.
+fn recorded_span(page: &str, chars: Range<usize>) -> Option<Range<usize>> {
+    if chars.is_empty() {
+        return None;
+    }
+    let mut indices = page
+        .char_indices()
+        .map(|(i, _)| i)
+        .chain(std::iter::once(page.len()));
+    let start = indices.nth(chars.start)?;
+    let end = indices.nth(chars.end - chars.start - 1)?;
+    Some(start..end)
+}
+
+/// Writes `page` with `span` (the quote) highlighted; returns the exit code.
 fn write_highlighted(
     page: &str,
+    span: Option<Range<usize>>,
     quote: &str,
     out: &mut dyn Write,
     colour: bool,
 ) -> std::io::Result<u8> {
-    match find_quote(page, quote) {
+    match span {
         Some(span) => {
             let (open, close) = if colour {
                 ("\x1b[1;30;43m", "\x1b[0m")
@@ -245,6 +272,17 @@ mod tests {
         let page = "Water boils at **100 degrees** Celsius.";
         let span = find_quote(page, "boils at 100 degrees Celsius").expect("found");
         assert_eq!(&page[span], "boils at **100 degrees** Celsius");
+    }
+
+    #[test]
+    fn a_recorded_place_is_read_in_characters() {
+        let page = "Intro: °C.\n\nWater [boils](https://x.example) here. Water boils.";
+        let start = page.chars().take_while(|&c| c != 'W').count();
+        let end = start + "Water [boils](https://x.example)".chars().count();
+        let span = recorded_span(page, start..end).expect("in the page");
+        assert_eq!(&page[span], "Water [boils](https://x.example)");
+        assert_eq!(recorded_span(page, 5..5), None);
+        assert_eq!(recorded_span(page, 0..10_000), None);
     }
 
     #[test]

@@ -17,6 +17,7 @@ use super::interpret::{self, BodyKind};
 use super::resolve::{GuardPolicy, GuardedResolver, HostResolver, ResolveError, SystemResolver};
 use super::{charset, FetchOutcome, Fetcher, Rejection};
 use crate::model::{Label, Reason};
+use crate::pdf::{self, PdfLimits};
 use crate::retry::{self, retry_after, ReadError, Try};
 
 pub const DEFAULT_MAX_BODY_BYTES: u64 = 10 * 1024 * 1024;
@@ -49,6 +50,8 @@ pub struct FetchOptions {
     pub max_retry_wait: Duration,
     pub user_agent: String,
     pub guard: GuardPolicy,
+    /// How PDFs are read; `None` leaves them unread (`pdf_unsupported`) and undownloaded.
+    pub pdf: Option<PdfLimits>,
 }
 
 impl Default for FetchOptions {
@@ -63,6 +66,7 @@ impl Default for FetchOptions {
             max_retry_wait: DEFAULT_MAX_RETRY_WAIT,
             user_agent: DEFAULT_USER_AGENT.to_string(),
             guard: GuardPolicy::default(),
+            pdf: Some(PdfLimits::default()),
         }
     }
 }
@@ -172,8 +176,8 @@ impl DirectFetcher {
             if let Some(rejection) = self.destination_refusal(&current) {
                 return Attempt::Done(FetchOutcome::Rejected(rejection));
             }
-            if interpret::has_pdf_path(&current) {
-                // Its text is never judged, so neither the first URL nor a hop is downloaded.
+            if self.options.pdf.is_none() && interpret::has_pdf_path(&current) {
+                // Its text is not judged, so neither the first URL nor a hop is downloaded.
                 return Attempt::Done(FetchOutcome::Rejected(
                     Rejection::new(Label::NotFound, Reason::PdfUnsupported)
                         .at(current.as_str(), None),
@@ -273,8 +277,9 @@ impl DirectFetcher {
             .and_then(|v| v.to_str().ok())
             .map(str::to_string);
         let declared = interpret::declared_kind(content_type.as_deref());
+        let read_pdfs = self.options.pdf.is_some();
         if let Some(outcome) =
-            interpret::rejection_before_body(requested, final_url, status, declared)
+            interpret::rejection_before_body(requested, final_url, status, declared, read_pdfs)
         {
             return Attempt::Done(outcome);
         }
@@ -282,6 +287,12 @@ impl DirectFetcher {
             Ok(body) => body,
             Err(attempt) => return attempt,
         };
+        if let Some(limits) = self.options.pdf {
+            if interpret::body_kind(content_type.as_deref(), &body) == BodyKind::Pdf {
+                let read = pdf::read_blocking(body, limits).await;
+                return Attempt::Done(interpret::interpret_pdf(final_url, status, read));
+            }
+        }
         let at = final_url.to_string();
         let requested = requested.clone();
         let final_url = final_url.clone();

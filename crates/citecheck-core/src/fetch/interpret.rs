@@ -7,6 +7,7 @@ use super::{FetchOutcome, Page, Rejection};
 use crate::content::{self, PageKind};
 use crate::extract;
 use crate::model::{Label, Reason};
+use crate::pdf::{PdfError, PdfText};
 
 /// The path a homepage check compares: empty is `/`, and one trailing slash is dropped, so
 /// `/a/` and `/a` are the same page.
@@ -125,10 +126,11 @@ pub fn interpret_body(
     kind: BodyKind,
     text: &str,
 ) -> FetchOutcome {
-    if let Some(outcome) = rejection_before_body(requested, final_url, status, Some(kind)) {
+    if let Some(outcome) = rejection_before_body(requested, final_url, status, Some(kind), false) {
         return outcome;
     }
-    // PDFs and other types were refused above: what is left is HTML or text.
+    // PDFs (read by [`interpret_pdf`], never as text) and other types were refused above: what
+    // is left is HTML or text.
     if kind == BodyKind::Html {
         let extracted = extract::html_to_markdown(text, Some(final_url.as_str()));
         return interpret_markdown(
@@ -144,13 +146,14 @@ pub fn interpret_body(
 }
 
 /// The verdict a successful answer gets from its URL and body kind alone, so that a body that
-/// cannot be judged (a homepage, a PDF, an image) is not downloaded first: a large one would
-/// otherwise be reported as too large instead of for what it is.
+/// cannot be judged (a homepage, an image, a PDF when `read_pdfs` is off) is not downloaded
+/// first: a large one would otherwise be reported as too large instead of for what it is.
 pub fn rejection_before_body(
     requested: &Url,
     final_url: &Url,
     status: u16,
     kind: Option<BodyKind>,
+    read_pdfs: bool,
 ) -> Option<FetchOutcome> {
     let reject = |reason| {
         Some(FetchOutcome::Rejected(
@@ -160,13 +163,61 @@ pub fn rejection_before_body(
     if is_homepage_redirect(requested, final_url) {
         return reject(Reason::RedirectedToHomepage);
     }
-    if kind == Some(BodyKind::Pdf) || has_pdf_path(final_url) {
+    if !read_pdfs && (kind == Some(BodyKind::Pdf) || has_pdf_path(final_url)) {
         return reject(Reason::PdfUnsupported);
     }
     if kind == Some(BodyKind::Other) {
         return reject(Reason::UnsupportedContentType);
     }
     None
+}
+
+/// The verdict for a PDF's extracted text: a page to judge, or why there is none.
+///
+/// A PDF's text goes to the judge whatever its length once it has a text layer (a one-page
+/// notice is still a source), so the soft-404 and empty-shell rules for HTML do not apply.
+pub fn interpret_pdf(
+    final_url: &Url,
+    status: u16,
+    read: Result<PdfText, PdfError>,
+) -> FetchOutcome {
+    let err = match read {
+        Ok(pdf) => {
+            tracing::debug!(pages = pdf.pages, pages_read = pdf.pages_read, "read a PDF");
+            return FetchOutcome::Page(Page {
+                final_url: final_url.to_string(),
+                original_status: status,
+                markdown: pdf.text,
+                rid: None,
+                paywalled: false,
+                cost: None,
+            });
+        }
+        Err(err) => err,
+    };
+    let reason = match &err {
+        PdfError::Encrypted => Reason::PdfEncrypted,
+        PdfError::NoText { .. } => Reason::PdfNoText,
+        // Both mean the document is more than the budget allows to read.
+        PdfError::TooLarge { .. } | PdfError::Timeout(_) => Reason::BodyTooLarge,
+        _ => Reason::BadResponse,
+    };
+    FetchOutcome::Rejected(
+        Rejection::new(Label::NotFound, reason)
+            .at(final_url.as_str(), Some(status))
+            .detail(error_chain(&err)),
+    )
+}
+
+fn error_chain(err: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = err.to_string();
+    let mut source = err.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
 }
 
 /// Applies the page rules to text that is already Markdown (a crawling service's answer, or a

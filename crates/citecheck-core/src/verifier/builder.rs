@@ -8,7 +8,7 @@ use std::sync::Arc;
 use tokio::sync::Semaphore;
 
 use super::pages::PageCache;
-use super::{Verifier, VerifyOptions};
+use super::{ArchiveCheck, Verifier, VerifyOptions};
 use crate::fetch::Fetcher;
 use crate::judge::Judge;
 use crate::passage::PassageError;
@@ -35,6 +35,7 @@ pub struct VerifierBuilder {
     page_store: Option<Arc<dyn PageStore>>,
     recorder: Option<Arc<dyn VerdictRecorder>>,
     shared_pages: Option<(usize, usize)>,
+    archive: Option<ArchiveCheck>,
 }
 
 impl VerifierBuilder {
@@ -51,6 +52,7 @@ impl VerifierBuilder {
             page_store: None,
             recorder: None,
             shared_pages: None,
+            archive: None,
         }
     }
 
@@ -78,6 +80,16 @@ impl VerifierBuilder {
     /// Without it, every claim fetches its own URLs (a URL cited twice in one claim still once).
     pub fn shared_pages(mut self, capacity: usize, per_host: usize) -> Self {
         self.shared_pages = Some((capacity, per_host));
+        self
+    }
+
+    /// Looks up citations that ended dead (see [`Reason::is_archive_candidate`]) in a web
+    /// archive, and judges the archived copy when `archive.judge_archived` is set. With shared
+    /// pages, lookups take the archive host's permits from the same per-host limit as fetches.
+    ///
+    /// [`Reason::is_archive_candidate`]: crate::Reason::is_archive_candidate
+    pub fn archive(mut self, archive: ArchiveCheck) -> Self {
+        self.archive = Some(archive);
         self
     }
 
@@ -128,6 +140,7 @@ impl VerifierBuilder {
             recorder: self.recorder,
             pages,
             recorder_failed: Default::default(),
+            archive: self.archive,
         })
     }
 }

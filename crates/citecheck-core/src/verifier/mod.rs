@@ -15,13 +15,15 @@ use tokio::sync::Semaphore;
 use tracing::Instrument;
 
 use crate::aggregate;
+use crate::anchor;
+use crate::archive::ArchiveClient;
 use crate::fetch::{FetchOutcome, Fetcher, Page, Rejection};
 use crate::guard;
 use crate::judge::Judge;
-use crate::model::{ClaimVerdict, JudgeInfo, Label, Reason, UrlVerdict, VerdictMeta};
+use crate::model::{ClaimVerdict, FollowUp, JudgeInfo, Label, Reason, UrlVerdict, VerdictMeta};
 use crate::passage::{self, DEFAULT_MAX_WORDS};
 use crate::rank::{PagePassages, RankError, Ranker, DEFAULT_TOP_K};
-use crate::store::{Origin, PageStore, VerdictRecorder};
+use crate::store::{LastSeen, Origin, PageStore, VerdictRecorder};
 
 mod builder;
 mod check;
@@ -74,6 +76,14 @@ pub(crate) enum Fetched {
     Rejected(Rejection),
 }
 
+/// Asking a web archive about citations that ended dead.
+#[derive(Clone)]
+pub struct ArchiveCheck {
+    pub client: Arc<ArchiveClient>,
+    /// Also judge the claim against the archived copy (`archive.verdict`).
+    pub judge_archived: bool,
+}
+
 /// What a verifier is made of, for a front end describing itself (`/health`, an eval report).
 #[derive(Debug, Clone)]
 pub struct Components {
@@ -94,6 +104,7 @@ pub struct Verifier {
     judge: Arc<dyn Judge>,
     options: VerifyOptions,
     judge_permits: Arc<Semaphore>,
+    archive: Option<ArchiveCheck>,
     page_store: Option<Arc<dyn PageStore>>,
     recorder: Option<Arc<dyn VerdictRecorder>>,
     pages: Option<pages::PageCache>,
@@ -173,13 +184,45 @@ impl Verifier {
                     .cloned()
             })
             .collect();
-        let verdict = ClaimVerdict {
+        let mut verdict = ClaimVerdict {
             overall: aggregate::claim_label(citations.iter().map(|c| c.label)),
             claim,
             citations,
         };
+        self.annotate_drift(&mut verdict).await;
         self.record(&verdict, &origin).await;
         verdict
+    }
+
+    /// Says, for each citation whose URL the recorder already holds, when it was last seen and
+    /// whether the page changed since: one lookup per distinct URL, before the new rows are
+    /// written. A failed lookup leaves the citation as it is.
+    async fn annotate_drift(&self, verdict: &mut ClaimVerdict) {
+        let Some(recorder) = &self.recorder else {
+            return;
+        };
+        let mut seen: HashMap<String, Option<LastSeen>> = HashMap::new();
+        for citation in &mut verdict.citations {
+            if !seen.contains_key(&citation.url) {
+                let last = match recorder.last_seen(&citation.url).await {
+                    Ok(last) => last,
+                    Err(err) => {
+                        tracing::debug!(error = %error_chain(err.as_ref()), "drift not checked");
+                        None
+                    }
+                };
+                seen.insert(citation.url.clone(), last);
+            }
+            let Some(Some(last)) = seen.get(&citation.url) else {
+                continue;
+            };
+            let now = citation
+                .meta
+                .as_ref()
+                .and_then(|m| m.content_sha256.as_deref());
+            citation.follow_up.previously_seen = Some(last.recorded_at.clone());
+            citation.follow_up.changed_since = last.changed(now);
+        }
     }
 
     async fn record(&self, verdict: &ClaimVerdict, origin: &Origin) {
@@ -205,7 +248,11 @@ impl Verifier {
                 None => self.fetch(url).await,
             };
             match fetched {
-                Fetched::Rejected(rejection) => self.rejected_verdict(url, &rejection),
+                Fetched::Rejected(rejection) => {
+                    let mut verdict = self.rejected_verdict(url, &rejection);
+                    self.consult_archive(claim, &mut verdict, top_k).await;
+                    verdict
+                }
                 Fetched::Page(prepared) => self.judge_page(claim, url, prepared, top_k).await,
             }
         }
@@ -264,6 +311,45 @@ impl Verifier {
         verdict
     }
 
+    /// Asks the archive about a dead citation and, when asked to, judges the archived copy.
+    /// The citation's label, about the live URL, is left alone.
+    async fn consult_archive(&self, claim: &str, verdict: &mut UrlVerdict, top_k: usize) {
+        let Some(archive) = &self.archive else {
+            return;
+        };
+        let candidate = verdict
+            .reason
+            .as_ref()
+            .is_some_and(Reason::is_archive_candidate);
+        if !candidate || !archive.client.applies_to(&verdict.url) {
+            return;
+        }
+        // The archive is one more host: its lookups and the archived copy share its permits.
+        let _permit = match &self.pages {
+            Some(pages) => pages.host_permit(archive.client.base_url().as_str()).await,
+            None => None,
+        };
+        let lookup = archive.client.lookup(&verdict.url).await;
+        let mut info = lookup.info;
+        if let (true, Some(raw)) = (archive.judge_archived, lookup.raw_snapshot_url) {
+            match self.fetcher.fetch(&raw).await {
+                FetchOutcome::Page(page) => {
+                    let prepared = Arc::new(self.prepare(page));
+                    let judged = self.judge_page(claim, &raw, prepared, top_k).await;
+                    info.verdict = Some(judged.label);
+                    info.evidence_quote = judged.evidence_quote;
+                }
+                FetchOutcome::Rejected(rejection) => {
+                    info.note = format!(
+                        "{}; the archived copy could not be read ({})",
+                        info.note, rejection.reason
+                    );
+                }
+            }
+        }
+        verdict.follow_up.archive = Some(info);
+    }
+
     async fn judge_page(
         &self,
         claim: &str,
@@ -290,6 +376,7 @@ impl Verifier {
                 fetched_at: Some(prepared.fetched_at.clone()),
                 crawl_cost: page.cost,
             }),
+            follow_up: FollowUp::default(),
         };
 
         let top = match self.top_passages(claim, &prepared, top_k).await {
@@ -337,6 +424,9 @@ impl Verifier {
                 if verdict.label == Label::NotFound && verdict.reason.is_none() && page.paywalled {
                     verdict.reason = Some(Reason::Paywall);
                 }
+                if let Some(quote) = verdict.evidence_quote.as_deref() {
+                    link_evidence(&mut verdict.follow_up, page, &top, quote);
+                }
             }
             Err(err) => {
                 let detail = error_chain(&err);
@@ -368,6 +458,24 @@ impl Verifier {
             .into_iter()
             .filter_map(|i| prepared.passages.passages.get(i).cloned())
             .collect())
+    }
+}
+
+/// Sets the evidence link and offsets of an accepted quote. A quote the anchor cannot place
+/// (the guard accepted it, so only rendering can lose it) still links the page, with the
+/// quote as its one term.
+fn link_evidence(follow_up: &mut FollowUp, page: &Page, top: &[String], quote: &str) {
+    match anchor::evidence(&page.final_url, &page.markdown, top, quote) {
+        Some((url, offsets)) => {
+            follow_up.evidence_url = Some(url);
+            follow_up.evidence_offsets = Some(offsets);
+        }
+        None => {
+            let term = guard::normalise(&guard::strip_inline_markdown(quote));
+            if let Ok(directive) = crate::fragment::TextDirective::exact(term) {
+                follow_up.evidence_url = Some(crate::fragment::link(&page.final_url, &directive));
+            }
+        }
     }
 }
 
@@ -535,6 +643,14 @@ mod tests {
         let c = &result.citations[0];
         assert_eq!(c.label, Label::Contradicted);
         assert_eq!(c.evidence_quote.as_deref(), Some(WATER));
+        assert_eq!(
+            c.follow_up.evidence_url.as_deref(),
+            Some("https://site.example/final#:~:text=Water%20boils%20at%20100%20degrees%20Celsius%20at%20sea%20level.")
+        );
+        assert_eq!(
+            c.follow_up.evidence_offsets,
+            Some(crate::model::EvidenceOffsets { start: 0, end: 48 })
+        );
         assert_eq!(c.final_url.as_deref(), Some("https://site.example/final"));
         assert_eq!(c.original_status, Some(200));
         assert_eq!(c.rid.as_deref(), Some("rid-1"));
@@ -719,6 +835,89 @@ mod tests {
                 .push((verdict.claim.clone(), origin.clone()));
             Ok(())
         }
+    }
+
+    /// Holds earlier verdicts by URL and counts the lookups.
+    struct History {
+        last: HashMap<&'static str, LastSeen>,
+        lookups: AtomicUsize,
+    }
+
+    #[async_trait]
+    impl VerdictRecorder for History {
+        async fn record(
+            &self,
+            _: &ClaimVerdict,
+            _: &Origin,
+        ) -> Result<(), crate::store::StoreError> {
+            Ok(())
+        }
+
+        async fn last_seen(&self, url: &str) -> Result<Option<LastSeen>, crate::store::StoreError> {
+            self.lookups.fetch_add(1, Ordering::SeqCst);
+            Ok(self.last.get(url).cloned())
+        }
+    }
+
+    #[tokio::test]
+    async fn drift_says_when_a_url_was_seen_and_whether_its_page_changed() {
+        let same = format!("{:x}", Sha256::digest(WATER.as_bytes()));
+        let history = Arc::new(History {
+            last: HashMap::from([
+                (
+                    "https://a.example/same",
+                    LastSeen {
+                        recorded_at: "2025-03-01T12:00:00Z".into(),
+                        content_sha256: Some(same),
+                    },
+                ),
+                (
+                    "https://a.example/edited",
+                    LastSeen {
+                        recorded_at: "2025-03-02T12:00:00Z".into(),
+                        content_sha256: Some("0".repeat(64)),
+                    },
+                ),
+            ]),
+            lookups: AtomicUsize::new(0),
+        });
+        let fetcher = Arc::new(FakeFetcher::new(vec![
+            ("https://a.example/same", page(WATER)),
+            ("https://a.example/edited", page(WATER)),
+            ("https://a.example/new", page(WATER)),
+        ]));
+        let v = Verifier::builder(
+            fetcher,
+            Arc::new(Bm25Ranker),
+            judge_saying(JudgeLabel::Supported, Some(WATER)),
+        )
+        .recorder(Arc::clone(&history) as Arc<dyn VerdictRecorder>)
+        .build()
+        .expect("valid");
+        let urls = [
+            "https://a.example/same",
+            "https://a.example/edited",
+            "https://a.example/new",
+            "https://a.example/same",
+        ];
+        let result = v.verify(Check::new(WATER, urls)).await;
+        let f = |i: usize| &result.citations[i].follow_up;
+        assert_eq!(
+            f(0).previously_seen.as_deref(),
+            Some("2025-03-01T12:00:00Z")
+        );
+        assert_eq!(f(0).changed_since, Some(false));
+        assert_eq!(f(1).changed_since, Some(true));
+        assert_eq!(
+            (f(2).previously_seen.clone(), f(2).changed_since),
+            (None, None)
+        );
+        assert_eq!(f(3), f(0));
+        assert_eq!(
+            history.lookups.load(Ordering::SeqCst),
+            3,
+            "one lookup per URL"
+        );
     }
 
     fn unstamped(markdown: &str) -> FetchOutcome {

@@ -66,6 +66,11 @@ impl PageCache {
         }
     }
 
+    /// A permit for one request to `url`'s host, from the same per-host limit fetches use.
+    pub(crate) async fn host_permit(&self, url: &str) -> Option<tokio::sync::OwnedSemaphorePermit> {
+        self.hosts.acquire(url).await
+    }
+
     pub(crate) fn stats(&self) -> CacheStats {
         CacheStats {
             fetches: self.fetches.load(Ordering::Relaxed),

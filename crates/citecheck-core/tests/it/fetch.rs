@@ -37,6 +37,14 @@ pub fn options() -> FetchOptions {
     }
 }
 
+/// [`options`] with PDF reading off, as `--no-pdf` sets it.
+pub fn no_pdf_options() -> FetchOptions {
+    FetchOptions {
+        pdf: None,
+        ..options()
+    }
+}
+
 /// The only names tests may resolve: `localhost`, pinned to 127.0.0.1.
 pub fn names() -> StaticResolver {
     StaticResolver::new().with("localhost", &[LOOPBACK])

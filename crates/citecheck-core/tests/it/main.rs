@@ -1,6 +1,9 @@
 //! citecheck-core's integration tests: one binary, split by feature.
 
+pub mod archive;
 mod crawlbase;
 mod fetch;
 mod judges;
+mod pdf;
 mod site;
+mod text_fragments;

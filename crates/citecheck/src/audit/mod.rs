@@ -14,12 +14,13 @@ use std::time::{Duration, SystemTime};
 
 use anyhow::Context;
 use async_trait::async_trait;
-use citecheck_core::store::{StoreError, VerdictRecorder};
+use citecheck_core::store::{LastSeen, StoreError, VerdictRecorder};
 use citecheck_core::{ClaimVerdict, Origin};
 use rusqlite::{params, Connection, OpenFlags};
 use serde::{Deserialize, Serialize};
 
 pub mod command;
+mod drift;
 mod query;
 pub mod schema;
 
@@ -57,6 +58,13 @@ pub struct AuditRow {
     pub output_tokens: Option<u64>,
     /// What a crawling service spent (JSON), when one was used.
     pub crawl_cost: Option<String>,
+    /// The link to the quote on the page (a text fragment URL).
+    pub evidence_url: Option<String>,
+    /// The quote's character range in the stored page.
+    pub evidence_start: Option<u64>,
+    pub evidence_end: Option<u64>,
+    /// What the web archive said about a dead link (JSON), when it was asked.
+    pub archive: Option<String>,
 }
 
 /// A shared handle on the audit index.
@@ -157,9 +165,10 @@ impl AuditStore {
                 "INSERT INTO citations (recorded_at, source, run_id, claim_id, claim, overall,
                     url, final_url, label, reason, confidence, evidence_quote, original_status,
                     rid, fetcher, judge_provider, judge_model, prompt_version, content_sha256,
-                    fetched_at, detail, input_tokens, output_tokens, crawl_cost)
+                    fetched_at, detail, input_tokens, output_tokens, crawl_cost, evidence_url,
+                    evidence_start, evidence_end, archive)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
-                    ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)",
+                    ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)",
             )?;
             for c in &verdict.citations {
                 let meta = c.meta.clone().unwrap_or_default();
@@ -192,6 +201,13 @@ impl AuditStore {
                     meta.crawl_cost
                         .as_ref()
                         .and_then(|cost| serde_json::to_string(cost).ok()),
+                    c.follow_up.evidence_url,
+                    c.follow_up.evidence_offsets.map(|o| o.start as i64),
+                    c.follow_up.evidence_offsets.map(|o| o.end as i64),
+                    c.follow_up
+                        .archive
+                        .as_ref()
+                        .and_then(|archive| serde_json::to_string(archive).ok()),
                 ])?;
                 ids.push(tx.last_insert_rowid());
             }
@@ -260,6 +276,10 @@ impl VerdictRecorder for AuditStore {
     async fn record(&self, verdict: &ClaimVerdict, origin: &Origin) -> Result<(), StoreError> {
         AuditStore::record(self, verdict, origin).await?;
         Ok(())
+    }
+
+    async fn last_seen(&self, url: &str) -> Result<Option<LastSeen>, StoreError> {
+        Ok(AuditStore::last_seen(self, url).await?)
     }
 }
 

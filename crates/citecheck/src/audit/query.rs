@@ -95,7 +95,7 @@ impl AuditFilter {
 }
 
 /// The columns of [`AuditRow`], in order (also the CSV header of `citecheck audit`).
-pub const COLUMN_NAMES: [&str; 25] = [
+pub const COLUMN_NAMES: [&str; 29] = [
     "id",
     "recorded_at",
     "source",
@@ -121,6 +121,10 @@ pub const COLUMN_NAMES: [&str; 25] = [
     "input_tokens",
     "output_tokens",
     "crawl_cost",
+    "evidence_url",
+    "evidence_start",
+    "evidence_end",
+    "archive",
 ];
 
 /// `%text%` for LIKE (case-insensitive for ASCII), with LIKE's wildcards escaped.
@@ -164,6 +168,10 @@ pub(super) fn row_from_sql(row: &Row<'_>) -> anyhow::Result<AuditRow> {
         input_tokens: row.get::<_, Option<i64>>(22)?.map(|n| n.max(0) as u64),
         output_tokens: row.get::<_, Option<i64>>(23)?.map(|n| n.max(0) as u64),
         crawl_cost: row.get(24)?,
+        evidence_url: row.get(25)?,
+        evidence_start: row.get::<_, Option<i64>>(26)?.map(|n| n.max(0) as u64),
+        evidence_end: row.get::<_, Option<i64>>(27)?.map(|n| n.max(0) as u64),
+        archive: row.get(28)?,
     })
 }
 

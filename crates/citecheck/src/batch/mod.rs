@@ -17,6 +17,7 @@ use crate::error::{AppError, EXIT_INTERRUPTED};
 use crate::output::Format;
 use crate::storage::Stores;
 
+mod answers;
 pub mod input;
 pub mod output;
 pub mod progress;
@@ -33,8 +34,14 @@ pub const DEFAULT_CONCURRENCY: usize = 4;
 #[command(after_help = BATCH_HELP)]
 pub struct BatchArgs {
     /// JSONL input: one {"id", "claim", "urls": [...]} per line.
-    #[arg(value_name = "INPUT")]
-    pub input: PathBuf,
+    #[arg(value_name = "INPUT", required_unless_present = "answers")]
+    pub input: Option<PathBuf>,
+
+    /// JSONL of whole LLM answers instead: one {"id", "answer", "input_format"?} per line (the
+    /// answer as `citecheck answer` reads it, a provider's response object or a string). Each
+    /// cited statement becomes one claim with the id `ID#START..END` (its span, in code points).
+    #[arg(long, value_name = "FILE.jsonl", conflicts_with = "input")]
+    pub answers: Option<PathBuf>,
 
     /// The CSV report: one row per citation, written as claims complete.
     #[arg(long, value_name = "PATH")]
@@ -94,12 +101,17 @@ Exit codes (batch):
 
 impl BatchArgs {
     /// The run these flags describe, with the config file's `[batch]` filling the gaps.
-    pub fn job(&self, file: &BatchSection, quiet: bool) -> Result<BatchJob, AppError> {
+    pub fn job(
+        &self,
+        input: PathBuf,
+        file: &BatchSection,
+        quiet: bool,
+    ) -> Result<BatchJob, AppError> {
         if self.out.is_none() && self.jsonl.is_none() && self.html.is_none() {
             tracing::warn!("no --out, --jsonl or --html: only the summary will be kept");
         }
         Ok(BatchJob {
-            input: self.input.clone(),
+            input,
             csv: self.out.clone(),
             jsonl: self.jsonl.clone(),
             html: self.html.clone(),
@@ -136,7 +148,18 @@ fn new_run_id() -> String {
 /// `citecheck batch`: builds the pipeline and stores, runs, prints the summary on stdout.
 /// Returns the exit code: 0 when the input was processed, [`EXIT_INTERRUPTED`] after Ctrl-C.
 pub async fn run(args: &BatchArgs, config: &Config) -> Result<u8, AppError> {
-    let job = args.job(&config.batch, config.quiet)?;
+    // Answers become claims (one per cited statement) in a file of their own, which the batch
+    // then reads like any input; their ids are stable, so --resume works on them too.
+    let claims_file = match &args.answers {
+        Some(answers) => Some(answers::claims_file(answers)?),
+        None => None,
+    };
+    let input = match (&claims_file, &args.input) {
+        (Some(file), _) => file.path().to_path_buf(),
+        (None, Some(input)) => input.clone(),
+        (None, None) => return Err(AppError::usage("give an INPUT file or --answers FILE")),
+    };
+    let job = args.job(input, &config.batch, config.quiet)?;
     let engine = crate::engine::build_off_executor(&config.pipeline).await?;
     let stores = match config.store_paths() {
         Ok(paths) => Stores::open_off_executor(&paths).await,

@@ -143,6 +143,51 @@ pub struct GlobalArgs {
     )]
     pub allow_hosts: Vec<String>,
 
+    /// Leave PDFs unread (reason `pdf_unsupported`) instead of extracting their text.
+    #[arg(
+        long,
+        global = true,
+        env = "CITECHECK_NO_PDF",
+        value_parser = BoolishValueParser::new(),
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "true",
+        value_name = "BOOL"
+    )]
+    pub no_pdf: Option<bool>,
+
+    /// Do not ask the Internet Archive about dead links (404, 410, no such domain, homepage
+    /// redirects, soft 404s).
+    #[arg(
+        long,
+        global = true,
+        env = "CITECHECK_NO_ARCHIVE",
+        value_parser = BoolishValueParser::new(),
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "true",
+        value_name = "BOOL"
+    )]
+    pub no_archive: Option<bool>,
+
+    /// For a dead link the archive holds, also judge the claim against the archived copy
+    /// (reported as `archive.verdict`; the citation's own label does not change).
+    #[arg(
+        long,
+        global = true,
+        env = "CITECHECK_ARCHIVE_VERIFY",
+        value_parser = BoolishValueParser::new(),
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "true",
+        value_name = "BOOL"
+    )]
+    pub archive_verify: Option<bool>,
+
+    /// The web archive's base URL (default: the Internet Archive's Wayback Machine).
+    #[arg(long, global = true, env = "CITECHECK_ARCHIVE_URL", value_name = "URL")]
+    pub archive_url: Option<String>,
+
     /// More detail on stderr (-v: progress, -vv: debug); also adds token usage to text output.
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,

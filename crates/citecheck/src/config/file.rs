@@ -26,6 +26,22 @@ pub struct FileConfig {
     pub batch: BatchSection,
     #[serde(default)]
     pub audit: AuditSection,
+    #[serde(default)]
+    pub archive: ArchiveSection,
+}
+
+/// `[archive]`: asking the Internet Archive about dead links.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArchiveSection {
+    /// `false` never asks (as `--no-archive`).
+    pub enabled: Option<bool>,
+    /// The archive's base URL.
+    pub url: Option<String>,
+    /// Judge the claim against the archived copy too (as `--archive-verify`).
+    pub verify: Option<bool>,
+    /// Seconds allowed for one lookup.
+    pub timeout_secs: Option<f64>,
 }
 
 /// `[server]`: `citecheck serve`'s settings (merged with its flags in `server::config`).
@@ -56,6 +72,7 @@ pub struct FetchSection {
     pub user_agent: Option<String>,
     pub allow_private_hosts: Option<bool>,
     pub allowed_hosts: Option<Vec<String>>,
+    pub read_pdfs: Option<bool>,
 }
 
 #[derive(Debug, Default, Deserialize)]

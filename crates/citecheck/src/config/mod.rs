@@ -20,10 +20,12 @@ mod pipeline;
 
 pub use args::{GlobalArgs, StoreArgs};
 pub use file::{
-    load as load_file, AuditSection, BatchSection, FetchSection, FileConfig, JudgeSection,
-    PipelineSection, ServerSection,
+    load as load_file, ArchiveSection, AuditSection, BatchSection, FetchSection, FileConfig,
+    JudgeSection, PipelineSection, ServerSection,
 };
-pub use pipeline::{CrawlbaseEnv, FetcherKind, JudgeProvider, RankerKind, Settings};
+pub use pipeline::{
+    ArchiveSettings, CrawlbaseEnv, FetcherKind, JudgeProvider, RankerKind, Settings,
+};
 
 /// A configuration or usage problem: the process exits with code 3.
 #[derive(Debug, thiserror::Error)]

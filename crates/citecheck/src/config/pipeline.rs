@@ -7,9 +7,11 @@
 
 use std::collections::HashSet;
 
+use citecheck_core::archive::{self, ArchiveClient, ArchiveOptions};
 use citecheck_core::fetch::direct::{self, FetchOptions};
 use citecheck_core::fetch::resolve::GuardPolicy;
 use citecheck_core::judge::{LlmJudgeConfig, LlmProvider, SecretString};
+use citecheck_core::pdf::PdfLimits;
 use citecheck_core::rank::DEFAULT_TOP_K;
 use citecheck_core::verifier::{
     VerifyOptions, DEFAULT_FETCH_CONCURRENCY, DEFAULT_JUDGE_CONCURRENCY,
@@ -111,6 +113,16 @@ pub struct Settings {
     pub llm: Option<LlmJudgeConfig>,
     /// Crawlbase's tokens and endpoint (used by `--fetcher crawlbase` and by replay).
     pub crawlbase: CrawlbaseEnv,
+    /// Asking the web archive about dead links (`None`: off).
+    pub archive: Option<ArchiveSettings>,
+}
+
+/// How dead links are looked up.
+#[derive(Debug, Clone)]
+pub struct ArchiveSettings {
+    pub options: ArchiveOptions,
+    /// Judge the claim against the archived copy too.
+    pub judge_archived: bool,
 }
 
 impl Settings {
@@ -223,6 +235,12 @@ impl Settings {
                 enabled: !allow_private,
                 allowed_hosts,
             },
+            pdf: args
+                .no_pdf
+                .map(|off| !off)
+                .or(file.fetch.read_pdfs)
+                .unwrap_or(true)
+                .then(PdfLimits::default),
             ..FetchOptions::default()
         };
         let verify = VerifyOptions {
@@ -298,8 +316,53 @@ impl Settings {
                 js_token: env("CRAWLBASE_JS_TOKEN"),
                 api_url: env("CRAWLBASE_API_URL"),
             },
+            archive: archive_settings(args, file)?,
         })
     }
+}
+
+/// The archive lookup, on unless `--no-archive` or `[archive] enabled = false`. Its requests
+/// carry the fetcher's User-Agent.
+fn archive_settings(
+    args: &GlobalArgs,
+    file: &FileConfig,
+) -> Result<Option<ArchiveSettings>, ConfigError> {
+    let enabled = match args.no_archive {
+        Some(off) => !off,
+        None => file.archive.enabled.unwrap_or(true),
+    };
+    if !enabled {
+        return Ok(None);
+    }
+    let options = ArchiveOptions {
+        base_url: args
+            .archive_url
+            .clone()
+            .or_else(|| file.archive.url.clone())
+            .unwrap_or_else(|| archive::DEFAULT_ARCHIVE_URL.to_string()),
+        timeout: seconds(
+            "archive timeout",
+            file.archive.timeout_secs,
+            archive::DEFAULT_TIMEOUT,
+        )?,
+        user_agent: args
+            .user_agent
+            .clone()
+            .or_else(|| file.fetch.user_agent.clone())
+            .unwrap_or_else(|| direct::DEFAULT_USER_AGENT.to_string()),
+        ..ArchiveOptions::default()
+    };
+    // Refuse a bad URL now, as a configuration error, rather than at the first dead link.
+    ArchiveClient::new(options.clone()).map_err(|err| {
+        ConfigError::Invalid(format!(
+            "{err} ({} / --archive-url)",
+            archive::ARCHIVE_URL_VAR
+        ))
+    })?;
+    Ok(Some(ArchiveSettings {
+        options,
+        judge_archived: args.archive_verify.or(file.archive.verify).unwrap_or(false),
+    }))
 }
 
 /// A non-empty environment variable's value.
@@ -374,10 +437,64 @@ mod tests {
         );
         assert_eq!(from_file.fetch.user_agent, defaults.fetch.user_agent);
         assert_eq!(from_file.fetch.guard.enabled, defaults.fetch.guard.enabled);
+        assert_eq!(from_file.fetch.pdf, defaults.fetch.pdf);
         assert_eq!(
             from_file.embedding_cache_max_bytes,
             defaults.embedding_cache_max_bytes
         );
+        let (a, b) = (
+            from_file.archive.expect("on in the example"),
+            defaults.archive.expect("on by default"),
+        );
+        assert_eq!(a.options.base_url, b.options.base_url);
+        assert_eq!(a.options.timeout, b.options.timeout);
+        assert_eq!(a.judge_archived, b.judge_archived);
+    }
+
+    #[test]
+    fn pdfs_are_read_unless_the_flag_or_the_file_says_no() {
+        let read = |flags: &[&str], toml_text: &str| {
+            let file: FileConfig = toml::from_str(toml_text).expect("valid toml");
+            Settings::merge_with_env(&args(flags), &file, |_| None)
+                .expect("valid")
+                .fetch
+                .pdf
+                .is_some()
+        };
+        assert!(read(&[], ""));
+        assert!(!read(&["--no-pdf"], ""));
+        assert!(!read(&[], "[fetch]\nread_pdfs = false\n"));
+        assert!(read(&["--no-pdf=false"], "[fetch]\nread_pdfs = false\n"));
+    }
+
+    #[test]
+    fn archive_lookups_follow_flags_over_the_file() {
+        let off: FileConfig = toml::from_str("[archive]\nenabled = false\n").expect("toml");
+        assert!(Settings::merge_with_env(&args(&[]), &off, |_| None)
+            .expect("valid")
+            .archive
+            .is_none());
+        let s = Settings::merge_with_env(&args(&["--no-archive=false"]), &off, |_| None)
+            .expect("valid");
+        assert!(s.archive.is_some(), "the flag wins over the file");
+        let s =
+            Settings::merge_with_env(&args(&["--no-archive"]), &FileConfig::default(), |_| None)
+                .expect("valid");
+        assert!(s.archive.is_none());
+        let file: FileConfig =
+            toml::from_str("[archive]\nurl = \"http://127.0.0.1:9\"\nverify = true\n")
+                .expect("toml");
+        let s = Settings::merge_with_env(&args(&[]), &file, |_| None).expect("valid");
+        let archive = s.archive.expect("on");
+        assert_eq!(archive.options.base_url, "http://127.0.0.1:9");
+        assert!(archive.judge_archived);
+        let err = Settings::merge_with_env(
+            &args(&["--archive-url", "web.archive.org"]),
+            &FileConfig::default(),
+            |_| None,
+        )
+        .expect_err("not a URL");
+        assert!(err.to_string().contains("CITECHECK_ARCHIVE_URL"), "{err}");
     }
 
     #[test]

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use anyhow::Context;
-use citecheck_core::{Label, Reason};
+use citecheck_core::{ArchiveInfo, Label, Reason};
 use clap::Args;
 
 use crate::audit::{parse_time_bound, AuditFilter, AuditStore};
@@ -36,6 +36,10 @@ pub struct ReportRow {
     pub evidence_quote: Option<String>,
     pub confidence: f64,
     pub rid: Option<String>,
+    /// The link to the quote on the page.
+    pub evidence_url: Option<String>,
+    /// What the web archive said about a dead link.
+    pub archive: Option<ArchiveInfo>,
 }
 
 impl ReportRow {
@@ -115,6 +119,8 @@ impl Source {
                             evidence_quote: c.evidence_quote,
                             confidence: c.confidence,
                             rid: c.rid,
+                            evidence_url: c.follow_up.evidence_url,
+                            archive: c.follow_up.archive,
                         })?;
                     }
                 }
@@ -138,6 +144,11 @@ impl Source {
                         evidence_quote: row.evidence_quote,
                         confidence: row.confidence,
                         rid: Some(row.rid).filter(|r| !r.is_empty()),
+                        evidence_url: row.evidence_url,
+                        archive: row
+                            .archive
+                            .as_deref()
+                            .and_then(|json| serde_json::from_str(json).ok()),
                     })
                 })
             }
@@ -173,6 +184,9 @@ pub fn totals(source: &Source) -> anyhow::Result<Totals> {
     source.scan(&[], |row| {
         let reason = row.reason.as_deref().and_then(Reason::parse);
         totals.summary.add_parts(row.label, reason.as_ref());
+        if let Some(archive) = &row.archive {
+            totals.summary.add_archive(archive.status);
+        }
         totals.domains.entry(row.domain()).or_default().by_label[label_index(row.label)] += 1;
         Ok(())
     })?;

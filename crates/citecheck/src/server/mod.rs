@@ -26,6 +26,7 @@ use crate::engine;
 use crate::error::AppError;
 use crate::storage::Stores;
 
+pub mod answer;
 pub mod auth;
 pub mod config;
 pub mod error;
@@ -54,6 +55,7 @@ pub fn router(state: AppState) -> Router {
 pub fn router_with_cors(state: AppState, origins: &[String]) -> Router {
     let protected = Router::new()
         .route("/verify", post(routes::verify))
+        .route("/verify-answer", post(answer::verify_answer_route))
         .route("/metrics", get(routes::metrics))
         .route_layer(axum::middleware::from_fn_with_state(
             state.clone(),
@@ -202,7 +204,13 @@ pub async fn run(args: &ServeArgs, config: &Config) -> Result<(), AppError> {
             Stores::none()
         }
     };
-    let builder = engine.map(|engine| stores.attach(engine.builder));
+    // The answer route fetches each URL once per answer through this wrapper; /verify passes
+    // straight through it.
+    let builder = engine.map(|engine| {
+        stores
+            .attach(engine.builder)
+            .map_fetcher(crate::answer::scoped_fetcher)
+    });
     let state = AppState::new(builder, &server)?.with_audit_status(stores.status().clone())?;
     let app = router_with_cors(state, &server.cors_origins);
     let listener = TcpListener::bind(server.listen)

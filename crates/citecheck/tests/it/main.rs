@@ -1,14 +1,18 @@
 //! The citecheck binary crate's integration tests: one test binary, split by feature.
 
+mod answer;
 mod audit;
 mod batch;
 mod batch_support;
 mod cli;
 mod devset;
 mod example;
+mod follow_up;
 mod model;
+mod pdf;
 mod report;
 mod server;
+mod server_answer;
 mod server_audit;
 mod server_fuzz;
 mod server_live;

@@ -5,7 +5,7 @@ use citecheck_core::extract;
 use citecheck_core::fetch::FetchOptions;
 use citecheck_core::{Label, Reason};
 
-use super::{fetch, options, page, rejection, summary};
+use super::{fetch, no_pdf_options, options, page, rejection, summary};
 use crate::site::{Site, ARTICLE_SENTENCE, NOTES_MD, NOTES_TXT, SHORT_TXT, THIN_READABILITY};
 
 #[tokio::test]
@@ -149,11 +149,11 @@ async fn a_short_plain_text_file_is_judged_not_taken_for_a_script_shell() {
 }
 
 #[tokio::test]
-async fn a_pdf_by_extension_is_not_requested() {
+async fn with_pdf_reading_off_a_pdf_by_extension_is_not_requested() {
     let site = Site::start().await;
     let url = site.url("/files/Report.PDF");
 
-    let rejection = rejection(fetch(options(), &url).await);
+    let rejection = rejection(fetch(no_pdf_options(), &url).await);
 
     assert_eq!(
         summary(&rejection),
@@ -168,13 +168,13 @@ async fn a_pdf_by_extension_is_not_requested() {
 }
 
 #[tokio::test]
-async fn a_pdf_by_content_type_on_an_ordinary_path_is_not_supported() {
+async fn with_pdf_reading_off_a_pdf_by_content_type_on_an_ordinary_path_is_not_supported() {
     let site = Site::start().await;
     // Declared `application/pdf`; and declared as bare bytes, starting with `%PDF-`.
     for path in ["/download/report", "/download/octet-pdf"] {
         let url = site.url(path);
 
-        let rejection = rejection(fetch(options(), &url).await);
+        let rejection = rejection(fetch(no_pdf_options(), &url).await);
 
         assert_eq!(
             summary(&rejection),

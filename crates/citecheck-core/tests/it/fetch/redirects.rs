@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use citecheck_core::{Label, Reason};
 
-use super::{fetch, options, page, rejection, summary};
+use super::{fetch, no_pdf_options, options, page, rejection, summary};
 use crate::site::{Site, ARTICLE_SENTENCE};
 use citecheck_core::fetch::FetchOptions;
 
@@ -143,10 +143,10 @@ async fn a_redirect_without_a_location_is_a_bad_response_and_is_not_retried() {
 }
 
 #[tokio::test]
-async fn a_redirect_to_a_pdf_is_not_followed() {
+async fn with_pdf_reading_off_a_redirect_to_a_pdf_is_not_followed() {
     let site = Site::start().await;
 
-    let rejection = rejection(fetch(options(), &site.url("/redirect-to-pdf")).await);
+    let rejection = rejection(fetch(no_pdf_options(), &site.url("/redirect-to-pdf")).await);
 
     assert_eq!(
         summary(&rejection),

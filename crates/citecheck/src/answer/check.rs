@@ -1,0 +1,101 @@
+//! Verifying a read answer through the one entry point: each cited statement is one
+//! [`Check`] (all its sources judged together); statements run a few at a time inside one
+//! [`AnswerPages`] scope, so a URL cited by several statements is fetched once (the verifier
+//! must have been built with [`super::scoped_fetcher`]).
+
+use std::collections::BTreeMap;
+
+use citecheck_answer::Answer;
+use citecheck_core::aggregate::claim_label;
+use citecheck_core::guard::quote_in_passages;
+use citecheck_core::{Check, Label, Origin, Verifier};
+use futures::stream::{self, StreamExt};
+
+use super::tap::AnswerPages;
+use super::verdict::{AnswerSummary, AnswerVerdict, CitationVerdict, StatementVerdict};
+
+/// Statements verified at once; the verifier bounds fetches and judge calls itself.
+const STATEMENTS_IN_FLIGHT: usize = 4;
+
+/// Verifies every statement of `answer`; `origin` is stamped with each statement's span.
+pub async fn verify_answer(verifier: &Verifier, answer: &Answer, origin: &Origin) -> AnswerVerdict {
+    let pages = AnswerPages::default();
+    pages
+        .scope(verify_in(verifier, &pages, answer, origin))
+        .await
+}
+
+async fn verify_in(
+    verifier: &Verifier,
+    tap: &AnswerPages,
+    answer: &Answer,
+    origin: &Origin,
+) -> AnswerVerdict {
+    // Owned statements: a closure taking a reference makes this future impossible to prove
+    // `Send` (rust-lang/rust#102211), and the HTTP service needs it `Send`.
+    let statements: Vec<StatementVerdict> = stream::iter(answer.statements.clone())
+        .map(|statement| async move {
+            let urls = statement.sources.iter().map(|s| s.url.clone());
+            let mut origin = origin.clone();
+            let span = format!("{}..{}", statement.span.start, statement.span.end);
+            origin.claim_id = Some(match origin.claim_id.take() {
+                Some(id) => format!("{id}#{span}"),
+                None => span,
+            });
+            let verdict = verifier
+                .verify(Check::new(statement.claim.clone(), urls).origin(origin))
+                .await;
+            let citations = statement
+                .sources
+                .iter()
+                .zip(verdict.citations)
+                .map(|(source, verdict)| {
+                    let cited_text_found = source.cited_text.as_ref().and_then(|quote| {
+                        let page = tap.markdown(&source.url)?;
+                        Some(quote_in_passages(quote, &[page]))
+                    });
+                    CitationVerdict {
+                        verdict,
+                        title: source.title.clone(),
+                        cited_text: source.cited_text.clone(),
+                        cited_text_found,
+                    }
+                })
+                .collect();
+            StatementVerdict {
+                span: statement.span,
+                text: statement.text,
+                claim: statement.claim,
+                overall: verdict.overall,
+                citations,
+            }
+        })
+        .buffered(STATEMENTS_IN_FLIGHT)
+        .collect()
+        .await;
+    let mut by_label: BTreeMap<Label, usize> = Label::ALL.iter().map(|l| (*l, 0)).collect();
+    for statement in &statements {
+        *by_label.entry(statement.overall).or_default() += 1;
+    }
+    let supported = by_label.get(&Label::Supported).copied().unwrap_or(0);
+    let summary = AnswerSummary {
+        statements: statements.len(),
+        supported_share: if statements.is_empty() {
+            0.0
+        } else {
+            supported as f64 / statements.len() as f64
+        },
+        by_label,
+        sentences: answer.sentences,
+        uncited_sentences: answer.uncited_sentences,
+        citations: statements.iter().map(|s| s.citations.len()).sum(),
+        pages_fetched: tap.fetches(),
+    };
+    AnswerVerdict {
+        format: answer.format,
+        overall: claim_label(statements.iter().map(|s| s.overall)),
+        summary,
+        statements,
+        unchecked: answer.unchecked.clone(),
+    }
+}

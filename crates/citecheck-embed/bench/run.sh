@@ -12,6 +12,9 @@ set -euo pipefail
 work=$(cd "${1:?usage: run.sh PYTHON_BASELINE_COPY}" && pwd)
 repo=$(cd "$(dirname "$0")/../../.." && pwd)
 rounds=${ROUNDS:-2}
+# The backends to measure (each one the CPU lacks is reported as skipped); REPEATS per batch size.
+backends=${BACKENDS:-avx512-bf16 avx512 avx2 portable}
+repeats=${REPEATS:-3}
 
 target=${CARGO_TARGET_DIR:-$repo/target}
 
@@ -24,12 +27,15 @@ cd "$work"
 [ -d fixture ] || python3 gen_fixture.py --citations 300 --out fixture --seed 1234 >/dev/null
 .venv/bin/python dump_passages.py --fixture fixture --passages 96 > passages.jsonl
 
+grep -m1 "model name" /proc/cpuinfo
+echo "flags: $(grep -m1 flags /proc/cpuinfo | tr ' ' '\n' | grep -E '^(avx2|fma|f16c|avx512f|avx512bw|avx512vl|avx512_bf16|avx512_vnni)$' | tr '\n' ' ')"
 for round in $(seq "$rounds"); do
   echo "== round $round: torch ($(cut -d' ' -f1-3 /proc/loadavg) load)"
   EMBED_MODEL_DIR="$model_dir" /usr/bin/time -f "torch process peak RSS: %M KiB" \
     .venv/bin/python bench_embed.py --fixture fixture 2> >(grep "peak RSS" >&2)
-  for precision in bf16 f32; do
-    echo "== round $round: citecheck-embed $precision ($(cut -d' ' -f1-3 /proc/loadavg) load)"
-    "$target/release/embed-bench" --passages passages.jsonl --model-dir "$model_dir" --precision "$precision"
+  for backend in $backends; do
+    echo "== round $round: citecheck-embed $backend ($(cut -d' ' -f1-3 /proc/loadavg) load)"
+    "$target/release/embed-bench" --passages passages.jsonl --model-dir "$model_dir" \
+      --backend "$backend" --repeats "$repeats" || echo "SKIPPED backend $backend (see the error above)"
   done
 done

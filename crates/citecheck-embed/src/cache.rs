@@ -1,7 +1,8 @@
 //! Window embeddings of pages, cached by what determines them: the page's content hash, its
-//! passages, the model's hash, the precision and the window parameters. In memory for the
-//! process (bounded), and on disk across runs as one small file per page
-//! (`<dir>/<key[..2]>/<key>.emb`, written to a temporary file and renamed into place).
+//! passages, the model's hash, the precision and the window parameters. A page's entry holds the
+//! passages embedded so far (the ranker embeds only a shortlist of a long page; a later claim may
+//! add others). In memory for the process (bounded), and on disk across runs as one small file
+//! per page (`<dir>/<key[..2]>/<key>.emb`, written to a temporary file and renamed into place).
 //!
 //! A cache file that cannot be read is treated as a miss and rewritten: the cache only ever
 //! saves work, it never decides a result.
@@ -19,12 +20,15 @@ use crate::kernels::Precision;
 use crate::model::HIDDEN;
 use crate::tokenize::WindowParams;
 
-const MAGIC: &[u8; 8] = b"CCEMBv1\n";
+const MAGIC: &[u8; 8] = b"CCEMBv2\n";
+/// The count written for a passage not embedded yet.
+const ABSENT: u32 = u32::MAX;
 /// Pages kept in memory (about 20 KiB each for a typical page).
 const MEMORY_PAGES: usize = 512;
 
-/// The window embeddings of each passage of one page, in passage order.
-pub type PageWindows = Vec<Vec<Embedding>>;
+/// The window embeddings of each passage of one page, in passage order (`None`: not embedded
+/// yet).
+pub type PageWindows = Vec<Option<Vec<Embedding>>>;
 
 /// The per-user default location of the on-disk cache.
 pub fn default_cache_dir() -> Option<PathBuf> {
@@ -69,27 +73,46 @@ impl PageCache {
         self.dir.as_deref()
     }
 
-    /// The page's windows from memory, else from disk, else from `compute` (then stored in
-    /// both). Concurrent callers for the same key wait for one computation.
+    /// The page's windows, with at least the passages in `wanted` embedded: from memory, else
+    /// from disk, and what is still missing from `compute` (given the missing indices, it returns
+    /// their windows in that order; the result is then stored in both). Concurrent callers for
+    /// the same key wait for one another.
     pub(crate) fn get_or_compute<E>(
         &self,
         key: &str,
-        compute: impl FnOnce() -> Result<PageWindows, E>,
+        passages: usize,
+        wanted: &[usize],
+        compute: impl FnOnce(&[usize]) -> Result<Vec<Vec<Embedding>>, E>,
     ) -> Result<(Arc<PageWindows>, Source), E> {
         let slot = self.slot(key);
         let mut guard = slot.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(found) = guard.as_ref() {
-            return Ok((Arc::clone(found), Source::Memory));
+        let mut source = Source::Memory;
+        if guard.as_ref().is_none_or(|w| w.len() != passages) {
+            source = Source::Disk;
+            *guard = Some(Arc::new(
+                self.read(key)
+                    .filter(|w| w.len() == passages)
+                    .unwrap_or_else(|| vec![None; passages]),
+            ));
         }
-        if let Some(found) = self.read(key) {
-            let found = Arc::new(found);
-            *guard = Some(Arc::clone(&found));
-            return Ok((found, Source::Disk));
+        let current = guard.as_ref().map(Arc::clone).unwrap_or_default();
+        let missing: Vec<usize> = wanted
+            .iter()
+            .copied()
+            .filter(|&i| current.get(i).is_some_and(Option::is_none))
+            .collect();
+        if missing.is_empty() {
+            return Ok((current, source));
         }
-        let computed = Arc::new(compute()?);
-        self.write(key, &computed);
-        *guard = Some(Arc::clone(&computed));
-        Ok((computed, Source::Computed))
+        let computed = compute(&missing)?;
+        let mut windows = (*current).clone();
+        for (i, w) in missing.into_iter().zip(computed) {
+            windows[i] = Some(w);
+        }
+        let windows = Arc::new(windows);
+        self.write(key, &windows);
+        *guard = Some(Arc::clone(&windows));
+        Ok((windows, Source::Computed))
     }
 
     fn slot(&self, key: &str) -> Slot {
@@ -142,7 +165,7 @@ impl PageCache {
     }
 }
 
-/// Where a page's windows came from.
+/// Where a page's windows came from: memory or disk when nothing needed computing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Source {
     Memory,
@@ -150,16 +173,18 @@ pub(crate) enum Source {
     Computed,
 }
 
-/// `MAGIC, u32 passages, u32 windows per passage..., f32 values...` (little-endian).
+/// `MAGIC, u32 passages, u32 windows per passage (ABSENT: not embedded)..., f32 values...`
+/// (little-endian).
 fn encode(windows: &PageWindows) -> Vec<u8> {
-    let total: usize = windows.iter().map(Vec::len).sum();
+    let total: usize = windows.iter().flatten().map(Vec::len).sum();
     let mut out = Vec::with_capacity(8 + 4 + 4 * windows.len() + total * HIDDEN * 4);
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&(windows.len() as u32).to_le_bytes());
     for w in windows {
-        out.extend_from_slice(&(w.len() as u32).to_le_bytes());
+        let count = w.as_ref().map_or(ABSENT, |w| w.len() as u32);
+        out.extend_from_slice(&count.to_le_bytes());
     }
-    for v in windows.iter().flatten() {
+    for v in windows.iter().flatten().flatten() {
         for x in v {
             out.extend_from_slice(&x.to_le_bytes());
         }
@@ -169,21 +194,31 @@ fn encode(windows: &PageWindows) -> Vec<u8> {
 
 fn decode(bytes: &[u8]) -> Option<PageWindows> {
     let rest = bytes.strip_prefix(MAGIC)?;
-    let u32_at = |b: &[u8], i: usize| -> Option<usize> {
-        Some(u32::from_le_bytes(b.get(i * 4..i * 4 + 4)?.try_into().ok()?) as usize)
+    let u32_at = |b: &[u8], i: usize| -> Option<u32> {
+        Some(u32::from_le_bytes(
+            b.get(i * 4..i * 4 + 4)?.try_into().ok()?,
+        ))
     };
-    let passages = u32_at(rest, 0)?;
+    let passages = u32_at(rest, 0)? as usize;
     let counts = (0..passages)
         .map(|i| u32_at(rest, 1 + i))
         .collect::<Option<Vec<_>>>()?;
     let mut data = rest.get(4 * (1 + passages)..)?;
-    let total: usize = counts.iter().sum();
+    let total: usize = counts
+        .iter()
+        .filter(|&&n| n != ABSENT)
+        .map(|&n| n as usize)
+        .sum();
     if data.len() != total * HIDDEN * 4 {
         return None;
     }
     let mut out = Vec::with_capacity(passages);
     for n in counts {
-        let mut list = Vec::with_capacity(n);
+        if n == ABSENT {
+            out.push(None);
+            continue;
+        }
+        let mut list = Vec::with_capacity(n as usize);
         for _ in 0..n {
             let mut v = [0f32; HIDDEN];
             for (x, b) in v.iter_mut().zip(data.chunks_exact(4)) {
@@ -192,7 +227,7 @@ fn decode(bytes: &[u8]) -> Option<PageWindows> {
             data = &data[HIDDEN * 4..];
             list.push(v);
         }
-        out.push(list);
+        out.push(Some(list));
     }
     Some(out)
 }
@@ -206,7 +241,14 @@ mod tests {
         a[0] = 1.0;
         let mut b = [0f32; HIDDEN];
         b[HIDDEN - 1] = -0.5;
-        vec![vec![a], vec![], vec![b, a]]
+        vec![Some(vec![a]), Some(vec![]), None, Some(vec![b, a])]
+    }
+
+    fn windows_of(page: &PageWindows, missing: &[usize]) -> Vec<Vec<Embedding>> {
+        missing
+            .iter()
+            .map(|&i| page[i].clone().unwrap_or_default())
+            .collect()
     }
 
     #[test]
@@ -214,7 +256,7 @@ mod tests {
         let bytes = encode(&page());
         assert_eq!(decode(&bytes), Some(page()));
         assert_eq!(decode(&bytes[..bytes.len() - 1]), None);
-        assert_eq!(decode(b"CCEMBv0\n"), None);
+        assert_eq!(decode(b"CCEMBv1\n"), None);
     }
 
     #[test]
@@ -236,15 +278,42 @@ mod tests {
     fn a_second_cache_on_the_same_directory_reads_from_disk() {
         let dir = tempfile::tempdir().expect("tempdir");
         let first = PageCache::new(Some(dir.path().to_path_buf()));
+        let all = [0, 1, 3];
         let (_, source) = first
-            .get_or_compute("abcdef", || Ok::<_, ()>(page()))
+            .get_or_compute("abcdef", 4, &all, |m| Ok::<_, ()>(windows_of(&page(), m)))
             .expect("computed");
         assert_eq!(source, Source::Computed);
-        let (_, source) = first.get_or_compute("abcdef", || Err(())).expect("memory");
+        let (_, source) = first
+            .get_or_compute("abcdef", 4, &all, |_| Err(()))
+            .expect("memory");
         assert_eq!(source, Source::Memory);
         let second = PageCache::new(Some(dir.path().to_path_buf()));
-        let (got, source) = second.get_or_compute("abcdef", || Err(())).expect("disk");
+        let (got, source) = second
+            .get_or_compute("abcdef", 4, &all, |_| Err(()))
+            .expect("disk");
         assert_eq!((source, &*got), (Source::Disk, &page()));
+    }
+
+    #[test]
+    fn only_the_missing_passages_are_computed_and_added() {
+        let cache = PageCache::new(None);
+        let full = page();
+        let (got, _) = cache
+            .get_or_compute("abcdef", 4, &[3], |m| {
+                assert_eq!(m, [3]);
+                Ok::<_, ()>(windows_of(&full, m))
+            })
+            .expect("first");
+        assert_eq!(got[3], full[3]);
+        assert_eq!(got[0], None);
+        let (got, source) = cache
+            .get_or_compute("abcdef", 4, &[0, 3], |m| {
+                assert_eq!(m, [0]);
+                Ok::<_, ()>(windows_of(&full, m))
+            })
+            .expect("second");
+        assert_eq!(source, Source::Computed);
+        assert_eq!((&got[0], &got[3]), (&full[0], &full[3]));
     }
 
     #[test]
@@ -255,7 +324,9 @@ mod tests {
         std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
         std::fs::write(&path, b"garbage").expect("write");
         let (_, source) = cache
-            .get_or_compute("abcdef", || Ok::<_, ()>(page()))
+            .get_or_compute("abcdef", 4, &[0, 1, 3], |m| {
+                Ok::<_, ()>(windows_of(&page(), m))
+            })
             .expect("computed");
         assert_eq!(source, Source::Computed);
         assert_eq!(decode(&std::fs::read(&path).expect("read")), Some(page()));

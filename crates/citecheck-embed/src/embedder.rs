@@ -1,7 +1,10 @@
 //! The loaded model: tokenizer plus encoder, verified against the pinned hashes, shared by every
-//! caller (`Send + Sync`) and run on a bounded number of threads at once.
+//! caller (`Send + Sync`) and run on a bounded number of threads at once. A call with many
+//! sequences (a page's windows) spreads them over the threads that are free.
 
+use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -9,31 +12,95 @@ use crate::error::EmbedError;
 use crate::files::{self, SAFETENSORS, TOKENIZER};
 use crate::kernels::{Backend, Precision};
 use crate::model::{Encoder, Scratch, HIDDEN};
+use crate::threads::{self, ThreadSource};
 use crate::tokenize::{Tokenizer, WindowParams};
 
 /// One embedding: a unit vector.
 pub type Embedding = [f32; HIDDEN];
 
-/// How many forward passes run at once by default. On the 2-vCPU machines this project targets,
-/// one inference thread is fastest (the second vCPU adds no floating-point throughput and is
-/// better left to fetching and parsing).
-pub const DEFAULT_INFERENCE_THREADS: usize = 1;
-
 /// How the model runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct EmbedderOptions {
-    /// The precision of the matrix products; bf16 falls back to f32 on CPUs without AVX-512 BF16.
+    /// The precision wanted when no backend is forced: bf16 runs where the CPU has AVX-512 BF16,
+    /// f32 elsewhere.
     pub precision: Precision,
-    /// Forward passes allowed at once (callers beyond that wait their turn).
-    pub threads: usize,
+    /// Force a backend (an error at load if the CPU lacks it); `None` picks the fastest.
+    pub backend: Option<Backend>,
+    /// Forward passes allowed at once; `None` fits the machine (see [`crate::threads`]).
+    pub threads: Option<usize>,
 }
 
 impl Default for EmbedderOptions {
     fn default() -> Self {
         Self {
             precision: Precision::Bf16,
-            threads: DEFAULT_INFERENCE_THREADS,
+            backend: None,
+            threads: None,
         }
+    }
+}
+
+impl EmbedderOptions {
+    /// The defaults, with `CITECHECK_EMBED_BACKEND` and `CITECHECK_EMBED_THREADS` applied when
+    /// set (a bad value is an error naming it).
+    pub fn from_env() -> Result<Self, EmbedError> {
+        Ok(Self {
+            backend: Backend::from_env()?,
+            threads: threads::threads_from_env()?,
+            ..Self::default()
+        })
+    }
+
+    /// The backend and thread count a load with these options runs on, decided without loading
+    /// the weights (the thread probe, when needed, takes ~50 ms): for `citecheck model info`.
+    pub fn resolve(&self) -> Result<Runtime, EmbedError> {
+        let backend = match self.backend {
+            Some(b) if !b.is_supported() => {
+                return Err(EmbedError::BackendUnsupported { name: b.name() })
+            }
+            Some(b) => b,
+            None => Backend::best(self.precision),
+        };
+        let (threads, thread_source) = match self.threads {
+            Some(n) => (n.clamp(1, threads::MAX_THREADS), ThreadSource::Configured),
+            None => threads::fit_machine(backend),
+        };
+        Ok(Runtime {
+            backend,
+            threads,
+            thread_source,
+        })
+    }
+
+    /// These options with `threads` when it is `Some` (a command-line flag over the
+    /// environment); `0` or more than 256 is an error.
+    pub fn with_threads(mut self, threads: Option<usize>) -> Result<Self, EmbedError> {
+        if let Some(n) = threads {
+            self.threads = Some(threads::parse_threads(&n.to_string())?);
+        }
+        Ok(self)
+    }
+}
+
+/// The kernels and threads a model runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Runtime {
+    pub backend: Backend,
+    pub threads: usize,
+    pub thread_source: ThreadSource,
+}
+
+impl std::fmt::Display for Runtime {
+    /// `backend avx2, 2 threads (measured: 2 cores give 1.93x one)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "backend {}, {} thread{} ({})",
+            self.backend,
+            self.threads,
+            if self.threads == 1 { "" } else { "s" },
+            self.thread_source
+        )
     }
 }
 
@@ -42,6 +109,8 @@ pub struct Embedder {
     dir: PathBuf,
     tokenizer: Tokenizer,
     encoder: Encoder,
+    threads: usize,
+    thread_source: ThreadSource,
     /// One scratch per permitted concurrent pass; an empty pool means "wait".
     pool: Mutex<Vec<Scratch>>,
     returned: Condvar,
@@ -53,6 +122,7 @@ impl std::fmt::Debug for Embedder {
         f.debug_struct("Embedder")
             .field("dir", &self.dir)
             .field("backend", &self.encoder.backend())
+            .field("threads", &self.threads)
             .finish_non_exhaustive()
     }
 }
@@ -61,17 +131,17 @@ impl Embedder {
     /// Loads the model from `dir`, checking every file against its pinned SHA-256. Downloads
     /// nothing: see [`crate::fetch::ensure_model`] for that.
     pub fn load(dir: &Path, options: EmbedderOptions) -> Result<Self, EmbedError> {
-        Self::load_on(dir, Backend::select(options.precision), options.threads)
-    }
-
-    /// [`Embedder::load`] on the plain-Rust f32 kernels whatever the CPU has, so that tests on
-    /// an AVX-512 machine also cover the path other machines take.
-    #[doc(hidden)]
-    pub fn load_portable(dir: &Path) -> Result<Self, EmbedError> {
-        Self::load_on(dir, Backend::Portable, 1)
-    }
-
-    fn load_on(dir: &Path, backend: Backend, threads: usize) -> Result<Self, EmbedError> {
+        let backend = match options.backend {
+            Some(b) if !b.is_supported() => {
+                return Err(EmbedError::BackendUnsupported { name: b.name() })
+            }
+            Some(b) => b,
+            None => Backend::best(options.precision),
+        };
+        let options = EmbedderOptions {
+            backend: Some(backend),
+            ..options
+        };
         let started = Instant::now();
         for file in &files::MODEL_FILES[2..] {
             files::read_verified(dir, file)?;
@@ -80,12 +150,17 @@ impl Embedder {
         let weights = files::read_verified(dir, &SAFETENSORS)?;
         let encoder = Encoder::load(&weights, backend)?;
         drop(weights);
-        let threads = threads.max(1);
+        let Runtime {
+            threads,
+            thread_source,
+            ..
+        } = options.resolve()?;
         let load_time = started.elapsed();
         tracing::info!(
             dir = %dir.display(),
-            backend = encoder.backend().describe(),
+            backend = backend.name(),
             threads,
+            threads_from = %thread_source,
             load_ms = load_time.as_millis() as u64,
             "embedding model loaded"
         );
@@ -93,6 +168,8 @@ impl Embedder {
             dir: dir.to_path_buf(),
             tokenizer,
             encoder,
+            threads,
+            thread_source,
             pool: Mutex::new((0..threads).map(|_| Scratch::default()).collect()),
             returned: Condvar::new(),
             load_time,
@@ -108,9 +185,28 @@ impl Embedder {
         self.encoder.backend().precision()
     }
 
-    /// The kernel set in use: `avx512-bf16`, `avx512-f32` or `portable-f32`.
-    pub fn backend(&self) -> &'static str {
-        self.encoder.backend().describe()
+    /// The kernel set in use (`avx512-bf16`, `avx512`, `avx2` or `portable` by name).
+    pub fn backend(&self) -> Backend {
+        self.encoder.backend()
+    }
+
+    /// Forward passes that may run at once (a page's windows are spread over them).
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Backend and threads together, for logs, `citecheck model info` and `/health`.
+    pub fn runtime(&self) -> Runtime {
+        Runtime {
+            backend: self.backend(),
+            threads: self.threads,
+            thread_source: self.thread_source,
+        }
+    }
+
+    /// How [`Embedder::threads`] was decided.
+    pub fn thread_source(&self) -> ThreadSource {
+        self.thread_source
     }
 
     pub fn load_time(&self) -> Duration {
@@ -165,8 +261,7 @@ impl Embedder {
         sequences: &[Vec<u32>],
         batch_tokens: usize,
     ) -> Vec<Embedding> {
-        let mut scratch = self.take_scratch();
-        let mut out = Vec::with_capacity(sequences.len());
+        let mut groups = Vec::new();
         let mut start = 0;
         while start < sequences.len() {
             let mut end = start + 1;
@@ -175,45 +270,95 @@ impl Embedder {
                 tokens += sequences[end].len();
                 end += 1;
             }
-            let refs: Vec<&[u32]> = sequences[start..end].iter().map(Vec::as_slice).collect();
-            out.extend(self.encoder.embed(&refs, &mut scratch));
+            groups.push(start..end);
             start = end;
         }
-        self.return_scratch(scratch);
-        out
+        self.run_groups(sequences, &groups)
     }
 
     /// Embeds token sequences (each `[CLS] ... [SEP]`, at most 256), `batch` per forward pass.
     pub fn embed_ids(&self, sequences: &[Vec<u32>], batch: usize) -> Vec<Embedding> {
-        let mut scratch = self.take_scratch();
+        let batch = batch.max(1);
+        let groups: Vec<Range<usize>> = (0..sequences.len())
+            .step_by(batch)
+            .map(|s| s..(s + batch).min(sequences.len()))
+            .collect();
+        self.run_groups(sequences, &groups)
+    }
+
+    /// One forward pass per group, spread over as many threads as there are free scratches
+    /// (at least one: waits for it), results in sequence order.
+    fn run_groups(&self, sequences: &[Vec<u32>], groups: &[Range<usize>]) -> Vec<Embedding> {
+        let pass = |group: &Range<usize>, scratch: &mut Scratch| {
+            let refs: Vec<&[u32]> = sequences[group.clone()].iter().map(Vec::as_slice).collect();
+            self.encoder.embed(&refs, scratch)
+        };
+        let mut scratches = self.take_scratches(groups.len());
         let mut out = Vec::with_capacity(sequences.len());
-        for chunk in sequences.chunks(batch.max(1)) {
-            let refs: Vec<&[u32]> = chunk.iter().map(Vec::as_slice).collect();
-            out.extend(self.encoder.embed(&refs, &mut scratch));
+        if scratches.len() <= 1 {
+            let mut scratch = scratches.pop().unwrap_or_default();
+            for group in groups {
+                out.extend(pass(group, &mut scratch));
+            }
+            self.return_scratches(vec![scratch]);
+            return out;
         }
-        self.return_scratch(scratch);
+        // Workers take the next group as they finish one, so uneven windows balance out.
+        let next = AtomicUsize::new(0);
+        let mut done: Vec<(usize, Vec<Embedding>)> = std::thread::scope(|s| {
+            let workers: Vec<_> = scratches
+                .iter_mut()
+                .map(|scratch| {
+                    let next = &next;
+                    s.spawn(move || {
+                        let mut mine = Vec::new();
+                        loop {
+                            let g = next.fetch_add(1, Ordering::Relaxed);
+                            let Some(group) = groups.get(g) else { break };
+                            mine.push((g, pass(group, scratch)));
+                        }
+                        mine
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .flat_map(|w| match w.join() {
+                    Ok(mine) => mine,
+                    Err(panic) => std::panic::resume_unwind(panic),
+                })
+                .collect()
+        });
+        self.return_scratches(scratches);
+        done.sort_unstable_by_key(|(g, _)| *g);
+        for (_, embeddings) in done {
+            out.extend(embeddings);
+        }
         out
     }
 
-    fn take_scratch(&self) -> Scratch {
+    /// Up to `wanted` scratches: waits until one is free, then takes whatever else is free.
+    fn take_scratches(&self, wanted: usize) -> Vec<Scratch> {
         let mut pool = self.pool.lock().unwrap_or_else(PoisonError::into_inner);
-        loop {
-            if let Some(scratch) = pool.pop() {
-                return scratch;
-            }
+        while pool.is_empty() {
             pool = self
                 .returned
                 .wait(pool)
                 .unwrap_or_else(PoisonError::into_inner);
         }
+        let keep = pool.len().saturating_sub(wanted.max(1));
+        pool.split_off(keep)
     }
 
-    fn return_scratch(&self, scratch: Scratch) {
+    fn return_scratches(&self, scratches: Vec<Scratch>) {
+        let n = scratches.len();
         self.pool
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .push(scratch);
-        self.returned.notify_one();
+            .extend(scratches);
+        for _ in 0..n {
+            self.returned.notify_one();
+        }
     }
 }
 

@@ -39,6 +39,28 @@ pub enum EmbedError {
     #[error("invalid model file {file}: {message}")]
     InvalidModel { file: String, message: String },
 
+    /// `CITECHECK_EMBED_BACKEND` (or a caller) named no known backend.
+    #[error(
+        "unknown embedding backend {name:?}: expected one of portable, avx2, avx512, avx512-bf16"
+    )]
+    UnknownBackend { name: String },
+
+    /// A backend was forced that this CPU cannot run.
+    #[error("the embedding backend {name} needs instructions this CPU lacks")]
+    BackendUnsupported { name: &'static str },
+
+    /// `CITECHECK_EMBED_THREADS` (or a caller) gave no usable thread count.
+    #[error("invalid embedding thread count {value:?}: expected a whole number from 1 to 256")]
+    InvalidThreads { value: String },
+
+    /// A setting from the environment that cannot be used.
+    #[error("invalid {name} {value:?}: expected {expected}")]
+    InvalidSetting {
+        name: &'static str,
+        value: String,
+        expected: &'static str,
+    },
+
     #[error("tokenization failed: {0}")]
     Tokenizer(String),
 

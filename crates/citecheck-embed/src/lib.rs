@@ -1,6 +1,8 @@
 //! citecheck-embed: the sentence-transformers model all-MiniLM-L6-v2 inside citecheck, with no
 //! Python and no service: the files it needs and how they are obtained and checked ([`files`],
-//! [`fetch`]), a BERT forward pass on AVX-512 bf16 where the CPU has it ([`Embedder`]), and the
+//! [`fetch`]), a BERT forward pass on the fastest kernels the CPU has, chosen at run time
+//! ([`Backend`]: AVX-512 BF16, AVX-512, AVX2 + FMA, portable Rust) on threads that fit the
+//! machine ([`threads`]) ([`Embedder`]), and the
 //! embedding ranker ([`EmbeddingRanker`]) that scores each passage by its best token window and
 //! caches a page's window embeddings by content hash across runs.
 //!
@@ -28,17 +30,22 @@ pub mod files;
 mod kernels;
 mod model;
 mod ranker;
+pub mod threads;
 pub mod tokenize;
 
 /// For the benchmark binary only.
 #[doc(hidden)]
 pub mod bench_support {
-    pub use crate::kernels::peak_gflops;
+    pub use crate::kernels::{gemm_gflops, peak_gflops};
 }
 
-pub use embedder::{cosine, Embedder, EmbedderOptions, Embedding, DEFAULT_INFERENCE_THREADS};
+pub use embedder::{cosine, Embedder, EmbedderOptions, Embedding, Runtime};
 pub use error::EmbedError;
-pub use kernels::Precision;
+pub use kernels::{Backend, Precision, BACKEND_ENV};
 pub use model::HIDDEN as DIMENSIONS;
-pub use ranker::{EmbeddingOptions, EmbeddingRanker, RankerStats, DEFAULT_BATCH_TOKENS};
+pub use ranker::{
+    EmbeddingOptions, EmbeddingRanker, Fusion, RankerStats, DEFAULT_BATCH_TOKENS, DEFAULT_FUSION,
+    DEFAULT_SHORTLIST, FUSION_ENV, SHORTLIST_ENV,
+};
+pub use threads::{ThreadSource, THREADS_ENV};
 pub use tokenize::WindowParams;

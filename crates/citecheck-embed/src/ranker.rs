@@ -1,15 +1,17 @@
-//! The embedding ranker: passages ordered by cosine similarity to the claim, each passage scored
-//! by its best token window, so that evidence in the tail of a long passage counts. The judge
-//! still receives whole passages; windows exist only for scoring.
+//! The embedding ranker, in two stages so that a page's cost is bounded: BM25 over every passage
+//! shortlists the [`EmbeddingOptions::shortlist`] best, the model embeds only those (each passage
+//! scored by its best token window, so that evidence in the tail of a long passage counts), and
+//! the two orders are fused ([`Fusion`]). Passages left off the shortlist follow in BM25 order.
+//! The judge still receives whole passages; windows exist only for scoring.
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use citecheck_core::rank::{best_indices, PagePassages, RankError, Ranker};
+use citecheck_core::rank::{best_indices, bm25, PagePassages, RankError, Ranker};
 
 use crate::cache::{self, PageCache, PageWindows, Source};
-use crate::embedder::{cosine, Embedder, EmbedderOptions};
+use crate::embedder::{cosine, Embedder, EmbedderOptions, Embedding};
 use crate::error::EmbedError;
 use crate::fetch::{ensure_model, FetchOptions};
 use crate::files;
@@ -21,6 +23,59 @@ use crate::tokenize::WindowParams;
 /// window per pass is fastest (the activations stay in cache) and 2048 tokens per pass is ~10%
 /// slower; 512 keeps short windows from running as skinny matrices.
 pub const DEFAULT_BATCH_TOKENS: usize = 512;
+
+/// Passages of a page that the model embeds (the BM25 best); see BENCHMARKS.md for how it was
+/// chosen. A page with no more passages than this is embedded whole.
+pub const DEFAULT_SHORTLIST: usize = 24;
+
+/// Overrides [`DEFAULT_SHORTLIST`] (`0`: embed every passage).
+pub const SHORTLIST_ENV: &str = "CITECHECK_EMBED_SHORTLIST";
+
+/// Overrides the default [`Fusion`] (`embedding`, `rrf` or `rrf:K`).
+pub const FUSION_ENV: &str = "CITECHECK_EMBED_FUSION";
+
+/// How the shortlist's embedding order and BM25 order become one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fusion {
+    /// The embedding order alone (BM25 only chose the shortlist).
+    Embedding,
+    /// Reciprocal-rank fusion: each passage scores `1/(k + rank)` in each order (ranks from 1),
+    /// summed.
+    Rrf { k: u32 },
+}
+
+/// The fusion the development set favoured (BENCHMARKS.md).
+pub const DEFAULT_FUSION: Fusion = Fusion::Embedding;
+
+impl Fusion {
+    /// `embedding`, `rrf` (k = 60) or `rrf:K`.
+    pub fn parse(value: &str) -> Result<Self, EmbedError> {
+        let value = value.trim();
+        let bad = || EmbedError::InvalidSetting {
+            name: FUSION_ENV,
+            value: value.to_string(),
+            expected: "embedding, rrf or rrf:K (K a whole number)",
+        };
+        match value {
+            "embedding" => Ok(Self::Embedding),
+            "rrf" => Ok(Self::Rrf { k: 60 }),
+            other => other
+                .strip_prefix("rrf:")
+                .and_then(|k| k.parse().ok())
+                .map(|k| Self::Rrf { k })
+                .ok_or_else(bad),
+        }
+    }
+}
+
+impl std::fmt::Display for Fusion {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Embedding => f.write_str("embedding"),
+            Self::Rrf { k } => write!(f, "rrf:{k}"),
+        }
+    }
+}
 
 /// Everything needed to open the ranker; `Default` is the production setting.
 #[derive(Debug, Clone)]
@@ -35,6 +90,9 @@ pub struct EmbeddingOptions {
     pub batch_tokens: usize,
     /// The on-disk embedding cache; `None` keeps the cache in memory only.
     pub cache_dir: Option<PathBuf>,
+    /// Passages per page the model embeds ([`DEFAULT_SHORTLIST`]; 0: all).
+    pub shortlist: usize,
+    pub fusion: Fusion,
 }
 
 impl Default for EmbeddingOptions {
@@ -46,8 +104,44 @@ impl Default for EmbeddingOptions {
             window: WindowParams::default(),
             batch_tokens: DEFAULT_BATCH_TOKENS,
             cache_dir: cache::default_cache_dir(),
+            shortlist: DEFAULT_SHORTLIST,
+            fusion: DEFAULT_FUSION,
         }
     }
+}
+
+impl EmbeddingOptions {
+    /// [`EmbeddingOptions::from_env`], then `threads` (a command-line flag) when given.
+    pub fn from_env_with_threads(threads: Option<usize>) -> Result<Self, EmbedError> {
+        let mut options = Self::from_env()?;
+        options.embedder = options.embedder.with_threads(threads)?;
+        Ok(options)
+    }
+
+    /// The defaults with the environment applied: `CITECHECK_EMBED_BACKEND`,
+    /// `CITECHECK_EMBED_THREADS`, `CITECHECK_EMBED_SHORTLIST`, `CITECHECK_EMBED_FUSION` (a bad
+    /// value is an error naming the variable or value).
+    pub fn from_env() -> Result<Self, EmbedError> {
+        let mut options = Self {
+            embedder: EmbedderOptions::from_env()?,
+            ..Self::default()
+        };
+        if let Some(v) = non_empty_env(SHORTLIST_ENV) {
+            options.shortlist = v.trim().parse().map_err(|_| EmbedError::InvalidSetting {
+                name: SHORTLIST_ENV,
+                value: v.clone(),
+                expected: "a whole number of passages (0: all)",
+            })?;
+        }
+        if let Some(v) = non_empty_env(FUSION_ENV) {
+            options.fusion = Fusion::parse(&v)?;
+        }
+        Ok(options)
+    }
+}
+
+fn non_empty_env(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|v| !v.trim().is_empty())
 }
 
 /// Counters for logs, `/health` and tests.
@@ -67,6 +161,8 @@ pub struct EmbeddingRanker {
     embedder: Arc<Embedder>,
     window: WindowParams,
     batch_tokens: usize,
+    shortlist: usize,
+    fusion: Fusion,
     cache: PageCache,
     pages_embedded: AtomicU64,
     windows_embedded: AtomicU64,
@@ -79,6 +175,8 @@ impl std::fmt::Debug for EmbeddingRanker {
         f.debug_struct("EmbeddingRanker")
             .field("embedder", &self.embedder)
             .field("window", &self.window)
+            .field("shortlist", &self.shortlist)
+            .field("fusion", &self.fusion)
             .field("cache_dir", &self.cache.dir())
             .finish_non_exhaustive()
     }
@@ -111,7 +209,8 @@ impl EmbeddingRanker {
             options.window,
             options.batch_tokens,
             options.cache_dir.clone(),
-        ))
+        )
+        .with_stages(options.shortlist, options.fusion))
     }
 
     /// A ranker over an already loaded model.
@@ -125,6 +224,8 @@ impl EmbeddingRanker {
             embedder,
             window,
             batch_tokens: batch_tokens.max(1),
+            shortlist: DEFAULT_SHORTLIST,
+            fusion: DEFAULT_FUSION,
             cache: PageCache::new(cache_dir),
             pages_embedded: AtomicU64::new(0),
             windows_embedded: AtomicU64::new(0),
@@ -133,8 +234,23 @@ impl EmbeddingRanker {
         }
     }
 
+    /// This ranker with another shortlist size (0: embed every passage) and fusion.
+    pub fn with_stages(mut self, shortlist: usize, fusion: Fusion) -> Self {
+        self.shortlist = shortlist;
+        self.fusion = fusion;
+        self
+    }
+
     pub fn embedder(&self) -> &Arc<Embedder> {
         &self.embedder
+    }
+
+    pub fn shortlist(&self) -> usize {
+        self.shortlist
+    }
+
+    pub fn fusion(&self) -> Fusion {
+        self.fusion
     }
 
     pub fn stats(&self) -> RankerStats {
@@ -146,12 +262,18 @@ impl EmbeddingRanker {
         }
     }
 
-    /// The window embeddings of every passage of `page`, computed at most once per content.
-    pub fn page_windows(&self, page: &PagePassages) -> Result<Arc<PageWindows>, EmbedError> {
+    /// The page's window embeddings with at least the passages `wanted` embedded, each passage
+    /// computed at most once per content.
+    pub fn page_windows(
+        &self,
+        page: &PagePassages,
+        wanted: &[usize],
+    ) -> Result<Arc<PageWindows>, EmbedError> {
         let precision: Precision = self.embedder.precision();
         let key = cache::key(&page.content_sha256, &page.passages, precision, self.window);
-        let (windows, source) = self.cache.get_or_compute(&key, || {
-            let texts: Vec<&str> = page.passages.iter().map(String::as_str).collect();
+        let n = page.passages.len();
+        let (windows, source) = self.cache.get_or_compute(&key, n, wanted, |missing| {
+            let texts: Vec<&str> = missing.iter().map(|&i| page.passages[i].as_str()).collect();
             let windows = self
                 .embedder
                 .embed_windows(&texts, self.window, self.batch_tokens)?;
@@ -169,21 +291,89 @@ impl EmbeddingRanker {
         Ok(windows)
     }
 
-    /// Each passage's score: the best cosine between the claim and one of its windows
-    /// (-1 for a passage with no text).
-    pub fn scores(&self, claim: &str, page: &PagePassages) -> Result<Vec<f32>, EmbedError> {
-        let windows = self.page_windows(page)?;
-        let claim = self.embedder.embed(&[claim], 1)?.remove(0);
-        Ok(windows
+    /// The embedding score of each passage in `which`, in that order: the best cosine between
+    /// the claim and one of its windows (-1 for a passage with no text).
+    fn embedding_scores(
+        &self,
+        claim: &Embedding,
+        page: &PagePassages,
+        which: &[usize],
+    ) -> Result<Vec<f32>, EmbedError> {
+        let windows = self.page_windows(page, which)?;
+        Ok(which
             .iter()
-            .map(|ws| ws.iter().map(|w| cosine(&claim, w)).fold(-1.0f32, f32::max))
+            .map(|&i| {
+                windows[i]
+                    .iter()
+                    .flatten()
+                    .map(|w| cosine(claim, w))
+                    .fold(-1.0f32, f32::max)
+            })
             .collect())
+    }
+
+    /// Every passage's embedding score, embedding the whole page whatever the shortlist (for
+    /// tests and diagnostics; ranking uses [`EmbeddingRanker::rank`]).
+    pub fn scores(&self, claim: &str, page: &PagePassages) -> Result<Vec<f32>, EmbedError> {
+        let claim = self.embedder.embed(&[claim], 1)?.remove(0);
+        let all: Vec<usize> = (0..page.passages.len()).collect();
+        self.embedding_scores(&claim, page, &all)
+    }
+
+    /// Every passage index, best first: the fused order of the shortlist, then the rest in BM25
+    /// order. Embeds at most [`EmbeddingRanker::shortlist`] passages of the page.
+    pub fn rank(&self, claim: &str, page: &PagePassages) -> Result<Vec<usize>, EmbedError> {
+        let n = page.passages.len();
+        if n == 0 {
+            return Ok(Vec::new());
+        }
+        let lexical = bm25::scores(claim, &page.passages);
+        let bm25_order = best_indices(lexical.into_iter().zip(0..).collect(), n);
+        let cut = if self.shortlist == 0 {
+            n
+        } else {
+            self.shortlist.min(n)
+        };
+        let shortlist = &bm25_order[..cut];
+        let claim = self.embedder.embed(&[claim], 1)?.remove(0);
+        let semantic = self.embedding_scores(&claim, page, shortlist)?;
+        let semantic_order = best_indices(
+            semantic
+                .iter()
+                .zip(shortlist)
+                .map(|(s, &i)| (f64::from(*s), i))
+                .collect(),
+            cut,
+        );
+        let mut order = match self.fusion {
+            Fusion::Embedding => semantic_order,
+            Fusion::Rrf { k } => {
+                let mut fused = vec![0f64; n];
+                for order in [&semantic_order[..], shortlist] {
+                    for (rank, &i) in order.iter().enumerate() {
+                        fused[i] += 1.0 / (f64::from(k) + rank as f64 + 1.0);
+                    }
+                }
+                best_indices(shortlist.iter().map(|&i| (fused[i], i)).collect(), cut)
+            }
+        };
+        order.extend_from_slice(&bm25_order[cut..]);
+        Ok(order)
     }
 }
 
 impl Ranker for EmbeddingRanker {
     fn name(&self) -> &str {
         "embedding"
+    }
+
+    fn runtime(&self) -> Option<String> {
+        Some(format!(
+            "{}; shortlist {}, fusion {}",
+            self.embedder.runtime(),
+            self.shortlist,
+            self.fusion
+        ))
     }
 
     fn model_loaded(&self) -> Option<bool> {
@@ -195,17 +385,11 @@ impl Ranker for EmbeddingRanker {
         if k == 0 || page.passages.is_empty() {
             return Ok(Vec::new());
         }
-        let scores = self.scores(claim, page).map_err(|e| match e {
+        let mut order = self.rank(claim, page).map_err(|e| match e {
             EmbedError::ModelUnavailable { .. } => RankError::ModelUnavailable(Box::new(e)),
             other => RankError::Failed(Box::new(other)),
         })?;
-        Ok(best_indices(
-            scores
-                .into_iter()
-                .enumerate()
-                .map(|(i, s)| (f64::from(s), i))
-                .collect(),
-            k,
-        ))
+        order.truncate(k);
+        Ok(order)
     }
 }

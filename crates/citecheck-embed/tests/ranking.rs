@@ -1,13 +1,18 @@
 //! The embedding ranker on hand-written pages (fixtures/embedding/ranking.json): evidence deep in
 //! a page behind a paraphrase that BM25 cannot see, evidence in the tail of a passage longer than
-//! the model's 256 tokens, bf16 against f32, and the cache across rankers.
+//! the model's 256 tokens, bf16 against f32, and the cache across rankers; and on a generated
+//! 23,000-word page (fixtures/embedding/long_page.html), where only the BM25 shortlist may be
+//! embedded and a paraphrase of a paragraph near the end must still reach the top three.
 
 mod support;
 
 use std::sync::Arc;
 
 use citecheck_core::rank::{Bm25Ranker, PagePassages, Ranker};
-use citecheck_embed::{Embedder, EmbeddingRanker, Precision, WindowParams, DEFAULT_BATCH_TOKENS};
+use citecheck_embed::{
+    Embedder, EmbeddingRanker, Fusion, Precision, WindowParams, DEFAULT_BATCH_TOKENS,
+    DEFAULT_SHORTLIST,
+};
 
 struct Case {
     name: String,
@@ -66,7 +71,8 @@ fn clone_of(model: &Embedder) -> Embedder {
         model.model_dir(),
         citecheck_embed::EmbedderOptions {
             precision: model.precision(),
-            threads: 1,
+            backend: Some(model.backend()),
+            threads: Some(1),
         },
     )
     .expect("model loads")
@@ -181,6 +187,99 @@ fn an_empty_page_or_k_zero_ranks_nothing() {
         c.page.passages.len()
     );
     assert_eq!(r.name(), "embedding");
+}
+
+/// The claim of the long page: a paraphrase of its customs-house paragraph.
+const LONG_CLAIM: &str =
+    "The port's customs building was demolished in 1887 because flooding had eaten away the ground under it.";
+
+/// The long page as the verifier sees it (readability, Markdown, 200-word passages), and the
+/// index of the passage holding the evidence.
+fn long_page() -> (PagePassages, usize) {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fixtures/embedding/long_page.html"
+    );
+    let html = std::fs::read_to_string(path).expect("long_page.html");
+    let markdown = citecheck_core::extract::html_to_markdown(&html, None).markdown;
+    let passages = citecheck_core::passage::split(&markdown, 200).expect("passages");
+    let evidence = passages
+        .iter()
+        .position(|p| p.contains("customs house"))
+        .expect("the evidence passage");
+    (
+        PagePassages {
+            content_sha256: "fixture-long-page".into(),
+            passages,
+        },
+        evidence,
+    )
+}
+
+#[test]
+fn a_paraphrase_near_the_end_of_a_23000_word_page_reaches_the_top_three_from_the_shortlist() {
+    let (page, evidence) = long_page();
+    let words: usize = page
+        .passages
+        .iter()
+        .map(|p| p.split_whitespace().count())
+        .sum();
+    assert!(words > 20_000, "{words} words");
+    assert!(
+        evidence * 4 >= page.passages.len() * 3,
+        "evidence at {evidence} of {} must sit in the last quarter",
+        page.passages.len()
+    );
+    let r = ranker(Precision::Bf16);
+    assert_eq!(r.shortlist(), DEFAULT_SHORTLIST);
+    let top = r.top_k(LONG_CLAIM, &page, 3).expect("rank");
+    assert!(
+        top.contains(&evidence),
+        "top 3 {top:?}, evidence {evidence}"
+    );
+
+    // Bounded cost: the windows of at most the shortlist's passages were embedded.
+    let windows: Vec<usize> = page
+        .passages
+        .iter()
+        .map(|p| {
+            r.embedder()
+                .tokenizer()
+                .windows(p, WindowParams::default())
+                .expect("windows")
+                .len()
+        })
+        .collect();
+    let mut most: Vec<usize> = windows.clone();
+    most.sort_unstable_by(|a, b| b.cmp(a));
+    let bound: usize = most.iter().take(DEFAULT_SHORTLIST).sum();
+    let embedded = r.stats().windows_embedded as usize;
+    assert!(
+        embedded <= bound && embedded * 3 < windows.iter().sum::<usize>(),
+        "embedded {embedded} windows of {} (shortlist bound {bound})",
+        windows.iter().sum::<usize>()
+    );
+}
+
+/// The two-stage bf16 ranker keeps the top three of the f32 ranker that embeds every passage and
+/// ranks by embeddings alone on every ranking page. On the long page, whose generated paragraphs
+/// are near-ties for places two and three, it keeps the reference's best passage in its top three.
+#[test]
+fn the_two_stage_ranker_keeps_the_whole_page_f32_top_three() {
+    let two_stage = ranker(Precision::Bf16);
+    let whole = ranker(Precision::F32).with_stages(0, Fusion::Embedding);
+    for c in cases() {
+        let mut a = two_stage.top_k(&c.claim, &c.page, 3).expect("two-stage");
+        let mut b = whole.top_k(&c.claim, &c.page, 3).expect("whole page");
+        a.sort_unstable();
+        b.sort_unstable();
+        assert_eq!(a, b, "{}", c.name);
+    }
+    let (long, evidence) = long_page();
+    let a = two_stage.top_k(LONG_CLAIM, &long, 3).expect("two-stage");
+    let b = whole.top_k(LONG_CLAIM, &long, 3).expect("whole page");
+    assert_eq!(b.first(), Some(&evidence), "whole-page reference {b:?}");
+    assert!(a.contains(&evidence), "two-stage {a:?}, whole page {b:?}");
 }
 
 /// `/health` shows what the ranker says of its model: the embedding ranker holds its weights,

@@ -3,7 +3,7 @@
 
 mod support;
 
-use citecheck_embed::{cosine, Embedding, Precision, WindowParams, DIMENSIONS};
+use citecheck_embed::{cosine, Backend, Embedder, Embedding, Precision, WindowParams, DIMENSIONS};
 
 struct Item {
     text: String,
@@ -97,26 +97,108 @@ fn a_text_over_256_tokens_is_covered_by_windows_starting_with_the_truncated_one(
     assert_eq!(windows[0][..40], item.ids[..40]);
 }
 
-fn check(precision: Precision, batch: usize, min_cosine: f32) {
-    let model = support::model(precision);
+/// The lowest cosine between `model`'s embeddings (`batch` per pass) and the reference's.
+fn lowest_cosine(model: &Embedder, batch: usize) -> f32 {
     let items = reference();
     let texts: Vec<&str> = items.iter().map(|i| i.text.as_str()).collect();
     let got = model.embed(&texts, batch).expect("embed");
+    assert_eq!(got.len(), items.len());
     let lowest = items
         .iter()
         .zip(&got)
         .map(|(item, v)| cosine(&item.embedding, v))
         .fold(1.0f32, f32::min);
     eprintln!("{} batch {batch}: lowest cosine {lowest}", model.backend());
-    for (item, v) in items.iter().zip(&got) {
-        let c = cosine(&item.embedding, v);
-        assert!(
-            c >= min_cosine,
-            "{} (batch {batch}): cosine {c} for {:?}",
+    lowest
+}
+
+/// Every backend this CPU can run, forced by name, against the reference; the others are
+/// reported as skipped by name on stderr (and counted, so that a CPU with none of the SIMD
+/// backends still shows it ran the portable one).
+#[test]
+fn every_backend_the_cpu_supports_matches_the_reference() {
+    let mut ran = Vec::new();
+    for backend in Backend::ALL {
+        if !backend.is_supported() {
+            eprintln!("SKIPPED backend {backend}: this CPU lacks its instructions");
+            let err = citecheck_embed::Embedder::load(
+                &support::model_dir(),
+                citecheck_embed::EmbedderOptions {
+                    backend: Some(backend),
+                    ..Default::default()
+                },
+            )
+            .expect_err("an unsupported backend must not load");
+            assert!(err.to_string().contains(backend.name()), "{err}");
+            continue;
+        }
+        let model = support::model_on(backend, 2);
+        assert_eq!(
             model.backend(),
-            item.text
+            backend,
+            "the forced backend is the one that ran"
+        );
+        let min = if backend.precision() == Precision::Bf16 {
+            0.999
+        } else {
+            0.99999
+        };
+        for batch in [1, 4] {
+            let lowest = lowest_cosine(&model, batch);
+            assert!(
+                lowest >= min,
+                "{backend} batch {batch}: lowest cosine {lowest}"
+            );
+        }
+        ran.push(backend.name());
+    }
+    eprintln!("backends run: {ran:?}");
+    assert!(
+        ran.contains(&"portable"),
+        "the portable backend runs everywhere"
+    );
+}
+
+#[test]
+fn the_backend_variable_names_a_backend_or_fails_clearly() {
+    assert_eq!(Backend::from_name("avx2"), Some(Backend::Avx2));
+    assert_eq!(
+        Backend::from_name(" avx512-bf16 "),
+        Some(Backend::Avx512Bf16)
+    );
+    let err = Backend::parse_supported("sse9").expect_err("unknown");
+    assert!(err.to_string().contains("\"sse9\""), "{err}");
+    for backend in Backend::ALL {
+        assert_eq!(Backend::from_name(backend.name()), Some(backend));
+        assert_eq!(
+            Backend::parse_supported(backend.name()).is_ok(),
+            backend.is_supported()
         );
     }
+}
+
+#[test]
+fn the_default_backend_is_the_fastest_the_cpu_has() {
+    let best = Backend::ALL
+        .into_iter()
+        .find(|b| b.is_supported())
+        .expect("portable");
+    assert_eq!(support::model(Precision::Bf16).backend(), best);
+    let best_f32 = Backend::ALL
+        .into_iter()
+        .find(|b| b.is_supported() && b.precision() == Precision::F32)
+        .expect("portable");
+    assert_eq!(support::model(Precision::F32).backend(), best_f32);
+}
+
+fn check(precision: Precision, batch: usize, min_cosine: f32) {
+    let model = support::model(precision);
+    let lowest = lowest_cosine(model, batch);
+    assert!(
+        lowest >= min_cosine,
+        "{} (batch {batch}): lowest cosine {lowest}",
+        model.backend()
+    );
 }
 
 #[test]
@@ -129,17 +211,4 @@ fn bf16_embeddings_match_the_reference_to_cosine_0_999() {
 fn f32_embeddings_match_the_reference_to_cosine_0_99999() {
     check(Precision::F32, 1, 0.99999);
     check(Precision::F32, 32, 0.99999);
-}
-
-#[test]
-fn the_portable_kernels_match_the_reference_too() {
-    let model = citecheck_embed::Embedder::load_portable(&support::model_dir()).expect("loads");
-    assert_eq!(model.backend(), "portable-f32");
-    let items = reference();
-    let texts: Vec<&str> = items.iter().map(|i| i.text.as_str()).collect();
-    let got = model.embed(&texts, 4).expect("embed");
-    for (item, v) in items.iter().zip(&got) {
-        let c = cosine(&item.embedding, v);
-        assert!(c >= 0.99999, "portable: cosine {c} for {:?}", item.text);
-    }
 }

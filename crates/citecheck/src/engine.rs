@@ -70,7 +70,8 @@ pub fn build(settings: &Settings) -> Result<Engine, AppError> {
             announce_first_fetch(settings.model_dir.as_deref());
             let options = citecheck_embed::EmbeddingOptions {
                 model_dir: settings.model_dir.clone(),
-                ..Default::default()
+                ..citecheck_embed::EmbeddingOptions::from_env()
+                    .context("reading the embedding settings from the environment")?
             };
             if let Some(dir) = &options.cache_dir {
                 keep_cache_within_budget(dir, settings.embedding_cache_max_bytes);

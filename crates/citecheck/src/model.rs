@@ -34,12 +34,18 @@ pub async fn run(args: &ModelArgs, config: &Config) -> Result<u8, AppError> {
             let source = citecheck_embed::fetch::ensure_model(&dir, &options)?;
             eprintln!("model: {source}");
         }
-        Ok::<_, citecheck_embed::EmbedError>(citecheck_embed::files::inspect(&dir))
+        // The backend and threads a load would use (CITECHECK_EMBED_BACKEND / _THREADS).
+        let runtime = citecheck_embed::EmbedderOptions::from_env()?.resolve()?;
+        Ok::<_, citecheck_embed::EmbedError>((citecheck_embed::files::inspect(&dir), runtime))
     })
     .await
     .map_err(anyhow::Error::from)?
     .map_err(anyhow::Error::from)?;
-    print_stdout(&info.to_string())?;
+    let (info, runtime) = info;
+    print_stdout(&format!(
+        "{}\nruntime: {runtime}",
+        info.to_string().trim_end()
+    ))?;
     if info.is_complete() {
         return Ok(0);
     }

@@ -28,6 +28,16 @@ pub fn rank(query: &str, passages: &[String], k: usize) -> Vec<usize> {
     if k == 0 || passages.is_empty() {
         return Vec::new();
     }
+    let scored = scores(query, passages).into_iter().zip(0..).collect();
+    best_indices(scored, k)
+}
+
+/// Each passage's BM25 score for `query` (0 where no query term occurs), in page order; the
+/// embedding ranker shortlists and fuses with these.
+pub fn scores(query: &str, passages: &[String]) -> Vec<f64> {
+    if passages.is_empty() {
+        return Vec::new();
+    }
     let docs: Vec<Vec<String>> = passages.iter().map(|p| terms(p)).collect();
     let n = docs.len() as f64;
     let avg_len = docs.iter().map(Vec::len).sum::<usize>() as f64 / n;
@@ -44,10 +54,8 @@ pub fn rank(query: &str, passages: &[String], k: usize) -> Vec<usize> {
     query_terms.sort_unstable();
     query_terms.dedup();
 
-    let scored = docs
-        .iter()
-        .enumerate()
-        .map(|(index, doc)| {
+    docs.iter()
+        .map(|doc| {
             let len = doc.len() as f64;
             let score: f64 = query_terms
                 .iter()
@@ -62,10 +70,9 @@ pub fn rank(query: &str, passages: &[String], k: usize) -> Vec<usize> {
                     idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * norm))
                 })
                 .sum();
-            (score, index)
+            score
         })
-        .collect();
-    best_indices(scored, k)
+        .collect()
 }
 
 /// Lower-cased alphanumeric terms with a trailing plural `s` folded away.

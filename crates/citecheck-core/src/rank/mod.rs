@@ -50,6 +50,12 @@ pub trait Ranker: Send + Sync {
     fn model_loaded(&self) -> Option<bool> {
         None
     }
+
+    /// What the ranker runs on, for `/health` (the embedding ranker: kernels and threads);
+    /// `None` for a ranker with nothing to report.
+    fn runtime(&self) -> Option<String> {
+        None
+    }
 }
 
 /// Sorts `(score, index)` pairs best first, ties by index, and keeps the first `k` indices.

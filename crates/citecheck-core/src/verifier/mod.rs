@@ -91,6 +91,8 @@ pub struct Components {
     pub ranker: String,
     /// The ranker's own answer to whether its model is loaded (`None`: it has none).
     pub ranker_model_loaded: Option<bool>,
+    /// What the ranker runs on (the embedding ranker: kernels and threads).
+    pub ranker_runtime: Option<String>,
     pub judge: JudgeInfo,
     pub options: VerifyOptions,
 }
@@ -126,6 +128,7 @@ impl Verifier {
             fetcher: self.fetcher.name().to_string(),
             ranker: self.ranker.name().to_string(),
             ranker_model_loaded: self.ranker.model_loaded(),
+            ranker_runtime: self.ranker.runtime(),
             judge: self.judge.info(),
             options: self.options.clone(),
         }

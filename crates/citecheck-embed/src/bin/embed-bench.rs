@@ -4,7 +4,8 @@
 //!
 //! ```text
 //! embed-bench --passages passages.jsonl [--model-dir DIR] [--precision bf16|f32]
-//!             [--batch-sizes 1,8,32] [--repeats 3] [--threads 1]
+//!             [--backend portable|avx2|avx512|avx512-bf16]
+//!             [--batch-sizes 1,8,32] [--repeats 3] [--threads N (default: fit the machine)]
 //! ```
 //!
 //! Reports model load time, passages/s (best and median of the repeats, wall clock), passages per
@@ -15,15 +16,16 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use citecheck_embed::{files, Embedder, EmbedderOptions, Precision};
+use citecheck_embed::{files, Backend, Embedder, EmbedderOptions, Precision};
 
 struct Args {
     passages: PathBuf,
     model_dir: Option<PathBuf>,
     precision: Precision,
+    backend: Option<Backend>,
     batch_sizes: Vec<usize>,
     repeats: usize,
-    threads: usize,
+    threads: Option<usize>,
 }
 
 fn parse() -> Result<Args, String> {
@@ -31,9 +33,10 @@ fn parse() -> Result<Args, String> {
         passages: PathBuf::new(),
         model_dir: None,
         precision: Precision::Bf16,
+        backend: None,
         batch_sizes: vec![1, 8, 32],
         repeats: 3,
-        threads: 1,
+        threads: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -55,7 +58,10 @@ fn parse() -> Result<Args, String> {
                     .collect::<Result<_, _>>()?
             }
             "--repeats" => args.repeats = value()?.parse().map_err(|_| "bad --repeats")?,
-            "--threads" => args.threads = value()?.parse().map_err(|_| "bad --threads")?,
+            "--backend" => {
+                args.backend = Some(Backend::parse_supported(&value()?).map_err(|e| e.to_string())?)
+            }
+            "--threads" => args.threads = Some(value()?.parse().map_err(|_| "bad --threads")?),
             "--help" | "-h" => return Err(String::new()),
             other => return Err(format!("unknown argument {other}")),
         }
@@ -73,11 +79,16 @@ fn peak_rss_mib() -> Option<f64> {
     Some(kib / 1024.0)
 }
 
-/// Nanoseconds this thread has spent on a CPU (Linux schedstat), to tell the engine's speed from
-/// the share of the machine it got: the box is shared, and wall-clock rates drop when it is busy.
+/// Nanoseconds this process's threads have spent on a CPU (user + system time from
+/// /proc/self/stat, in 10 ms ticks), to tell the engine's speed from the share of the machine it
+/// got: the box is shared, and wall-clock rates drop when it is busy.
 fn thread_cpu_ns() -> Option<u64> {
-    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    stat.split_whitespace().next()?.parse().ok()
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name (which may hold spaces) start at field 3.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(ticks * 10_000_000)
 }
 
 /// Multiply-adds of one forward pass over `t` tokens, counted as 2 FLOP each.
@@ -92,7 +103,7 @@ fn main() {
     let args = match parse() {
         Ok(args) => args,
         Err(err) => {
-            eprintln!("{err}\nusage: embed-bench --passages FILE [--model-dir DIR] [--precision bf16|f32] [--batch-sizes 1,8,32] [--repeats 3] [--threads 1]");
+            eprintln!("{err}\nusage: embed-bench --passages FILE [--model-dir DIR] [--precision bf16|f32] [--backend NAME] [--batch-sizes 1,8,32] [--repeats 3] [--threads N]");
             std::process::exit(2);
         }
     };
@@ -109,6 +120,7 @@ fn main() {
         &dir,
         EmbedderOptions {
             precision: args.precision,
+            backend: args.backend,
             threads: args.threads,
         },
     )
@@ -122,12 +134,13 @@ fn main() {
         .collect();
     let tokens: usize = ids.iter().map(Vec::len).sum();
     let work: f64 = ids.iter().map(|s| flops(s.len())).sum();
-    let peak = citecheck_embed::bench_support::peak_gflops(model.precision());
+    let peak = citecheck_embed::bench_support::peak_gflops(model.backend());
 
     println!("{{");
     println!("  \"engine\": \"citecheck-embed {}\",", model.backend());
     println!("  \"precision\": \"{}\",", model.precision());
-    println!("  \"threads\": {},", args.threads);
+    println!("  \"threads\": {},", model.threads());
+    println!("  \"threads_from\": \"{}\",", model.thread_source());
     println!("  \"load_s\": {load_s:.3},");
     println!("  \"passages\": {},", passages.len());
     println!(

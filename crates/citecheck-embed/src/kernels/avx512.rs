@@ -443,7 +443,7 @@ pub(super) fn peak_gflops(bf16: bool) -> f64 {
 
 /// This thread's time on a CPU (Linux schedstat), else wall time: the probe should measure the
 /// core, not the share of it that the neighbours left.
-struct Clock {
+pub(super) struct Clock {
     cpu_ns: Option<u64>,
     wall: std::time::Instant,
 }
@@ -454,14 +454,14 @@ impl Clock {
         stat.split_whitespace().next()?.parse().ok()
     }
 
-    fn now() -> Self {
+    pub(super) fn now() -> Self {
         Self {
             cpu_ns: Self::cpu_ns(),
             wall: std::time::Instant::now(),
         }
     }
 
-    fn elapsed(&self) -> f64 {
+    pub(super) fn elapsed(&self) -> f64 {
         match (self.cpu_ns, Self::cpu_ns()) {
             (Some(a), Some(b)) if b > a => (b - a) as f64 / 1e9,
             _ => self.wall.elapsed().as_secs_f64(),

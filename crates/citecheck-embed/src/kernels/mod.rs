@@ -5,12 +5,18 @@
 //! runs in bf16. Two precisions:
 //! - [`Precision::Bf16`]: bf16 inputs, f32 accumulation (AVX-512 BF16 `vdpbf16ps`), twice the
 //!   multiply rate of f32 on CPUs that have it; everything outside the products stays f32.
-//! - [`Precision::F32`]: f32 throughout (AVX-512F when present, else portable Rust).
+//! - [`Precision::F32`]: f32 throughout (AVX-512F, else AVX2 + FMA, else portable Rust).
+//!
+//! The [`Backend`] is chosen once at load from what the CPU reports at run time, or forced by
+//! name with `CITECHECK_EMBED_BACKEND` (see [`Backend::from_env`]).
 
+mod avx2;
 mod avx512;
 mod portable;
 
 pub(crate) mod math;
+
+use crate::error::EmbedError;
 
 /// The arithmetic the matrix products run in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -18,6 +24,12 @@ pub enum Precision {
     /// bf16 multiplies with f32 accumulation; needs AVX-512 BF16, else falls back to f32.
     Bf16,
     F32,
+}
+
+impl std::fmt::Display for Backend {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 impl std::fmt::Display for Precision {
@@ -29,44 +41,108 @@ impl std::fmt::Display for Precision {
     }
 }
 
-/// The core's measured peak GFLOP/s for `precision` (NaN without AVX-512).
-pub fn peak_gflops(precision: Precision) -> f64 {
-    avx512::peak_gflops(precision == Precision::Bf16)
+/// The core's measured peak GFLOP/s of one thread on `backend` (NaN for the portable kernels,
+/// whose instructions depend on the compiler).
+pub fn peak_gflops(backend: Backend) -> f64 {
+    match backend {
+        Backend::Avx512Bf16 => avx512::peak_gflops(true),
+        Backend::Avx512 => avx512::peak_gflops(false),
+        Backend::Avx2 => avx2::peak_gflops(),
+        Backend::Portable => f64::NAN,
+    }
 }
 
-/// Columns per packed panel: one 512-bit register of f32 results.
+/// Columns per packed panel: one 512-bit register (two 256-bit ones) of f32 results.
 pub(crate) const PANEL: usize = 16;
 
-/// The instruction set the products run on, chosen once at load.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Backend {
+/// The environment variable that forces a backend by name (`portable`, `avx2`, `avx512`,
+/// `avx512-bf16`); unset or empty means the fastest the CPU has.
+pub const BACKEND_ENV: &str = "CITECHECK_EMBED_BACKEND";
+
+/// The instruction set the matrix products and element-wise maths run on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Backend {
+    /// AVX-512 BF16 products (bf16 inputs, f32 sums), AVX-512F elsewhere.
     Avx512Bf16,
-    Avx512F32,
+    /// AVX-512F, f32 throughout.
+    Avx512,
+    /// AVX2 + FMA, f32 throughout.
+    Avx2,
+    /// Safe Rust that the compiler vectorises for whatever the target guarantees (SSE2 on
+    /// x86-64, NEON on aarch64), f32 throughout.
     Portable,
 }
 
 impl Backend {
-    /// The fastest backend for `wanted` on this CPU, and the precision it really computes in.
-    pub(crate) fn select(wanted: Precision) -> Self {
-        match (wanted, avx512::has_avx512(), avx512::has_bf16()) {
-            (Precision::Bf16, true, true) => Self::Avx512Bf16,
-            (_, true, _) => Self::Avx512F32,
-            _ => Self::Portable,
-        }
+    /// Every backend, fastest first.
+    pub const ALL: [Backend; 4] = [
+        Backend::Avx512Bf16,
+        Backend::Avx512,
+        Backend::Avx2,
+        Backend::Portable,
+    ];
+
+    /// The fastest backend this CPU runs for `wanted` (bf16 only where AVX-512 BF16 exists).
+    pub fn best(wanted: Precision) -> Self {
+        Self::ALL
+            .into_iter()
+            .find(|b| b.is_supported() && (wanted == Precision::Bf16 || b.precision() == wanted))
+            .unwrap_or(Self::Portable)
     }
 
-    pub(crate) fn precision(self) -> Precision {
+    /// Whether this CPU has the instructions the backend needs.
+    pub fn is_supported(self) -> bool {
         match self {
-            Self::Avx512Bf16 => Precision::Bf16,
-            Self::Avx512F32 | Self::Portable => Precision::F32,
+            Self::Avx512Bf16 => avx512::has_bf16(),
+            Self::Avx512 => avx512::has_avx512(),
+            Self::Avx2 => avx2::available(),
+            Self::Portable => true,
         }
     }
 
-    pub(crate) fn describe(self) -> &'static str {
+    /// The name used by `CITECHECK_EMBED_BACKEND`, logs and `/health`.
+    pub fn name(self) -> &'static str {
         match self {
             Self::Avx512Bf16 => "avx512-bf16",
-            Self::Avx512F32 => "avx512-f32",
-            Self::Portable => "portable-f32",
+            Self::Avx512 => "avx512",
+            Self::Avx2 => "avx2",
+            Self::Portable => "portable",
+        }
+    }
+
+    /// The backend called `name` (as [`Backend::name`] spells it).
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|b| b.name() == name.trim())
+    }
+
+    /// The backend forced by `CITECHECK_EMBED_BACKEND`, if set: an unknown name, or a backend
+    /// this CPU lacks, is an error naming it (never a silent fallback).
+    pub fn from_env() -> Result<Option<Self>, EmbedError> {
+        match std::env::var(BACKEND_ENV) {
+            Ok(value) if !value.trim().is_empty() => Self::parse_supported(&value).map(Some),
+            _ => Ok(None),
+        }
+    }
+
+    /// [`Backend::from_name`], with errors for unknown names and unsupported backends.
+    pub fn parse_supported(value: &str) -> Result<Self, EmbedError> {
+        let backend = Self::from_name(value).ok_or_else(|| EmbedError::UnknownBackend {
+            name: value.trim().to_string(),
+        })?;
+        if !backend.is_supported() {
+            return Err(EmbedError::BackendUnsupported {
+                name: backend.name(),
+            });
+        }
+        Ok(backend)
+    }
+
+    /// The precision the products really compute in.
+    pub fn precision(self) -> Precision {
+        match self {
+            Self::Avx512Bf16 => Precision::Bf16,
+            Self::Avx512 | Self::Avx2 | Self::Portable => Precision::F32,
         }
     }
 
@@ -195,8 +271,11 @@ impl Backend {
                 }
                 avx512::gemm_bf16(&scratch[..needed], m, pairs, data, b.n, bias, c, ldc);
             }
-            (PackedData::F32(data), Self::Avx512F32) => {
+            (PackedData::F32(data), Self::Avx512) => {
                 avx512::gemm_f32(a, lda, m, b.k, data, b.n, bias, c, ldc);
+            }
+            (PackedData::F32(data), Self::Avx2) => {
+                avx2::gemm_f32(a, lda, m, b.k, data, b.n, bias, c, ldc);
             }
             (PackedData::F32(data), Self::Portable) => {
                 portable::gemm_f32(a, lda, m, b.k, data, b.n, bias, c, ldc);
@@ -208,7 +287,8 @@ impl Backend {
     /// `x <- gelu(x)` (the exact, erf-based GELU of BERT).
     pub(crate) fn gelu(self, x: &mut [f32]) {
         match self {
-            Self::Avx512Bf16 | Self::Avx512F32 => avx512::gelu(x),
+            Self::Avx512Bf16 | Self::Avx512 => avx512::gelu(x),
+            Self::Avx2 => avx2::gelu(x),
             Self::Portable => math::gelu(x),
         }
     }
@@ -216,7 +296,8 @@ impl Backend {
     /// In-place LayerNorm of each `width`-long row.
     pub(crate) fn layer_norm(self, x: &mut [f32], width: usize, gamma: &[f32], beta: &[f32]) {
         match self {
-            Self::Avx512Bf16 | Self::Avx512F32 => avx512::layer_norm(x, width, gamma, beta),
+            Self::Avx512Bf16 | Self::Avx512 => avx512::layer_norm(x, width, gamma, beta),
+            Self::Avx2 => avx2::layer_norm(x, width, gamma, beta),
             Self::Portable => math::layer_norm(x, width, gamma, beta),
         }
     }
@@ -224,7 +305,8 @@ impl Backend {
     /// Row-wise softmax of the first `n` entries of each `stride`-long row of `x`.
     pub(crate) fn softmax_rows(self, x: &mut [f32], stride: usize, n: usize) {
         match self {
-            Self::Avx512Bf16 | Self::Avx512F32 => avx512::softmax_rows(x, stride, n),
+            Self::Avx512Bf16 | Self::Avx512 => avx512::softmax_rows(x, stride, n),
+            Self::Avx2 => avx2::softmax_rows(x, stride, n),
             Self::Portable => math::softmax_rows(x, stride, n),
         }
     }
@@ -250,6 +332,74 @@ impl Packed {
             PackedData::Bf16(d) => d.len() * 2,
             PackedData::F32(d) => d.len() * 4,
         }
+    }
+}
+
+/// GFLOP/s of one thread running `backend`'s product of an `m x k` by a packed `k x n` matrix
+/// (the best of `repeats`, wall clock), for comparing the kernels with GEMM crates.
+pub fn gemm_gflops(backend: Backend, m: usize, k: usize, n: usize, repeats: usize) -> f64 {
+    let values = |len: usize| -> Vec<f32> {
+        (0..len)
+            .map(|i| ((i * 7919) % 2001) as f32 / 1000.0 - 1.0)
+            .collect()
+    };
+    let b = backend.pack(&values(k * n), n, 1, k, n);
+    let a = values(m * k);
+    let mut c = vec![0f32; m * n];
+    let mut scratch = Vec::new();
+    let mut best = 0.0f64;
+    for _ in 0..repeats.max(1) {
+        let started = std::time::Instant::now();
+        backend.matmul(&a, k, m, &b, None, &mut c, n, &mut scratch);
+        let secs = started.elapsed().as_secs_f64();
+        best = best.max(2.0 * (m * k * n) as f64 / secs / 1e9);
+    }
+    std::hint::black_box(&c);
+    best
+}
+
+/// A fixed amount of the backend's matrix product (16 products of 48 x 384 by 384 x 384, ~0.23
+/// GFLOP), for measuring how threads scale on this machine.
+pub(crate) struct ThroughputProbe {
+    backend: Backend,
+    a: Vec<f32>,
+    b: Packed,
+}
+
+impl ThroughputProbe {
+    const M: usize = 48;
+    const K: usize = 384;
+
+    pub(crate) fn new(backend: Backend) -> Self {
+        let values = |len: usize| -> Vec<f32> {
+            (0..len)
+                .map(|i| ((i * 7919) % 2001) as f32 / 1000.0 - 1.0)
+                .collect()
+        };
+        let b = backend.pack(&values(Self::K * Self::K), Self::K, 1, Self::K, Self::K);
+        Self {
+            backend,
+            a: values(Self::M * Self::K),
+            b,
+        }
+    }
+
+    pub(crate) fn run(&self) {
+        let mut c = vec![0f32; Self::M * Self::K];
+        let mut scratch = Vec::new();
+        for _ in 0..16 {
+            self.backend.matmul(
+                &self.a,
+                Self::K,
+                Self::M,
+                &self.b,
+                None,
+                &mut c,
+                Self::K,
+                &mut scratch,
+            );
+        }
+        std::hint::black_box(&c);
     }
 }
 
@@ -284,12 +434,11 @@ mod tests {
 
     #[test]
     fn every_backend_multiplies_odd_shapes_like_the_reference() {
-        let backends = [
-            Backend::Portable,
-            Backend::select(Precision::F32),
-            Backend::select(Precision::Bf16),
-        ];
-        for backend in backends {
+        for backend in Backend::ALL {
+            if !backend.is_supported() {
+                eprintln!("skipped: backend {backend} (this CPU lacks it)");
+                continue;
+            }
             for (m, k, n) in [
                 (1, 1, 1),
                 (7, 5, 17),

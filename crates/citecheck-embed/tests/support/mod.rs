@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use citecheck_embed::fetch::{ensure_model, FetchOptions};
-use citecheck_embed::{files, Embedder, EmbedderOptions, Precision};
+use citecheck_embed::{files, Backend, Embedder, EmbedderOptions, Precision};
 
 pub fn model_dir() -> PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
@@ -35,9 +35,24 @@ pub fn model(precision: Precision) -> &'static Embedder {
             &model_dir(),
             EmbedderOptions {
                 precision,
-                threads: 1,
+                backend: None,
+                threads: Some(1),
             },
         )
         .expect("the model loads")
     })
+}
+
+/// The model on `backend`, loaded fresh (only for backends this CPU supports).
+#[allow(dead_code)]
+pub fn model_on(backend: Backend, threads: usize) -> Embedder {
+    Embedder::load(
+        &model_dir(),
+        EmbedderOptions {
+            backend: Some(backend),
+            threads: Some(threads),
+            ..EmbedderOptions::default()
+        },
+    )
+    .expect("the model loads")
 }

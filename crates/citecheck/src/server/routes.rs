@@ -69,6 +69,9 @@ pub struct RankerHealth {
     /// Whether the ranker's model is loaded, as the ranker reports it (the embedding ranker
     /// checks it holds its weights); null for a ranker that uses no model (lexical).
     pub model_loaded: Option<bool>,
+    /// The embedding ranker's kernels and inference threads; null for lexical.
+    #[schema(example = "backend avx2, 2 threads (measured: 2 cores give 1.93x one)")]
+    pub runtime: Option<String>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -114,6 +117,7 @@ pub async fn health(State(state): State<AppState>) -> Json<Health> {
             name: c.ranker.clone(),
             top_k: c.top_k,
             model_loaded: c.ranker_model_loaded,
+            runtime: c.ranker_runtime.clone(),
         }),
         audit: AuditHealth {
             status: state.audit().describe(),

@@ -55,6 +55,7 @@ pub struct Components {
     pub ranker: String,
     /// The ranker's own answer (`None`: it uses no model).
     pub ranker_model_loaded: Option<bool>,
+    pub ranker_runtime: Option<String>,
     pub top_k: usize,
 }
 
@@ -68,6 +69,7 @@ impl Components {
             prompt_version: parts.judge.prompt_version,
             ranker: parts.ranker,
             ranker_model_loaded: parts.ranker_model_loaded,
+            ranker_runtime: parts.ranker_runtime,
             top_k: parts.options.top_k,
         }
     }

@@ -42,6 +42,10 @@ pub struct DevClaim {
 pub struct GoldCitation {
     pub url: String,
     pub label: Label,
+    /// For people and for the set's own checks: the passage of the page that decides the
+    /// label, copied verbatim (`supported` and `contradicted` only).
+    #[serde(default)]
+    pub quote: Option<String>,
 }
 
 /// Reads and checks a `claims.jsonl`: unique ids, one gold label per cited URL, and a
@@ -396,6 +400,7 @@ mod tests {
                 .map(|&(u, label)| GoldCitation {
                     url: u.into(),
                     label,
+                    quote: None,
                 })
                 .collect(),
             gold_overall: claim_label(gold.iter().map(|&(_, l)| l)),

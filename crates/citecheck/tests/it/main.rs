@@ -14,3 +14,4 @@ mod server_fuzz;
 mod server_live;
 mod server_support;
 mod support_local;
+mod testset;

@@ -139,7 +139,12 @@ pub fn align(
     // alignment is the slot.
     let mut entity_conflict: Option<(&Entity, &Entity)> = None;
     let mut rest_coverage = rest(None);
-    for c in claim.entities.iter().filter(|c| !sentence.mentions(c)) {
+    // A claim name the sentence's surroundings carry is what its "it" or "they" refers to, so
+    // another name in a sentence with such a pronoun does not stand in its place.
+    let absent = |c: &&Entity| {
+        !sentence.mentions(c) && !(sentence.anaphoric && context.iter().any(|x| x.mentions(c)))
+    };
+    for c in claim.entities.iter().filter(absent) {
         let replaced = sentence
             .entities
             .iter()

@@ -65,15 +65,26 @@ pub fn comparable(a: &Measure, b: &Measure, loose: bool) -> bool {
     }
 }
 
-/// The claim's quantity against the passage's: stated, contradicted by a comparable number,
-/// or not addressed.
+/// Whether two quantities can fill the same slot, so that different values conflict: the same
+/// kind of measure, and a number glued into a compound token ("3.2GHz", "64-bit") only against
+/// one glued to the same word. `loose` as in [`comparable`], for numbers already tied to the
+/// claim's by the words around them.
+pub fn same_slot(a: &Quantity, b: &Quantity, loose: bool) -> bool {
+    if a.compound || b.compound {
+        return matches!((&a.measure, &b.measure), (Measure::Noun(x), Measure::Noun(y)) if x == y);
+    }
+    comparable(&a.measure, &b.measure, loose)
+}
+
+/// The claim's quantity against the passage's when nothing ties it to a place in the sentence:
+/// stated anywhere, contradicted only by the one number of the sentence that can fill its slot
+/// (with two or more candidates, which one is the claim's is unknown), or not addressed.
 pub fn fit(claim: &Quantity, page: &[Quantity]) -> NumberFit {
     if page.iter().any(|p| same(claim, p)) {
-        NumberFit::Match
-    } else if page
-        .iter()
-        .any(|p| comparable(&claim.measure, &p.measure, false))
-    {
+        return NumberFit::Match;
+    }
+    let rivals = page.iter().filter(|p| same_slot(claim, p, false)).count();
+    if rivals == 1 {
         NumberFit::Conflict
     } else {
         NumberFit::Missing

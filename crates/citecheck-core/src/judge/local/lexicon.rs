@@ -42,6 +42,16 @@ pub const CONTRASTS: &[(&str, &str)] = &[("rather", "than"), ("instead", "of")];
 #[rustfmt::skip]
 pub const DENIALS: &[&str] = &["myth", "misconception", "untrue", "debunked", "fallacy"];
 
+/// Words that turn a sentence to the other arm of a comparison ("compared with the 2003 strain,
+/// which needed ..."; "unlike its rival, which raised ..."); "than" before a word is handled
+/// with them in `analyse`.
+#[rustfmt::skip]
+pub const COMPARISONS: &[&str] = &["compared", "unlike", "whereas"];
+
+/// Pronouns that refer back to a subject named in an earlier sentence.
+#[rustfmt::skip]
+pub const ANAPHORS: &[&str] = &["it", "its", "they", "their", "he", "his", "she", "her", "them"];
+
 /// Words that end a negation's scope: a new clause starts.
 #[rustfmt::skip]
 pub const CLAUSE_BREAKS: &[&str] = &["but", "and", "while", "whereas", "although", "though", "yet"];

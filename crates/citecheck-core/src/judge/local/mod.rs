@@ -142,7 +142,11 @@ impl LocalJudge {
                 if a.consistent() && better(&best_support, a.coverage, |b| b.coverage) {
                     best_support = Some(candidate.clone());
                 }
-                if a.conflicting() && better(&best_conflict, a.rest_coverage, |b| b.rest_coverage) {
+                if a.conflict_strength() > 0.0
+                    && better(&best_conflict, a.conflict_strength(), |b| {
+                        b.conflict_strength()
+                    })
+                {
                     best_conflict = Some(candidate.clone());
                 }
                 // A heading is a poor quote for "not found": any sentence as close beats it.
@@ -168,7 +172,7 @@ impl LocalJudge {
             let gain = alignment.coverage - alone[0].coverage.max(alone[1].coverage);
             let flips = alone
                 .iter()
-                .any(|a| a.conflicting() && a.rest_coverage >= self.thresholds.contradict);
+                .any(|a| a.conflict_strength() >= self.thresholds.contradict);
             if alignment.consistent()
                 && !flips
                 && gain >= PAIR_GAIN
@@ -191,7 +195,9 @@ impl LocalJudge {
         any: Option<Candidate<'_>>,
     ) -> Judgement {
         let s = support.as_ref().map_or(0.0, |c| c.alignment.coverage);
-        let c = conflict.as_ref().map_or(0.0, |c| c.alignment.rest_coverage);
+        let c = conflict
+            .as_ref()
+            .map_or(0.0, |c| c.alignment.conflict_strength());
         let (label, chosen, confidence) = match (support, conflict) {
             (Some(sup), _) if s >= self.thresholds.support && s > c => {
                 (JudgeLabel::Supported, Some(sup), 0.5 + 0.5 * s)

@@ -21,6 +21,7 @@ use crate::model::JudgeInfo;
 mod align;
 mod analyse;
 mod anchor;
+mod calibrate;
 mod compare;
 mod lex;
 mod lexicon;
@@ -198,18 +199,19 @@ impl LocalJudge {
         let c = conflict
             .as_ref()
             .map_or(0.0, |c| c.alignment.conflict_strength());
-        let (label, chosen, confidence) = match (support, conflict) {
+        let (label, chosen, score) = match (support, conflict) {
             (Some(sup), _) if s >= self.thresholds.support && s > c => {
-                (JudgeLabel::Supported, Some(sup), 0.5 + 0.5 * s)
+                (JudgeLabel::Supported, Some(sup), s)
             }
             (_, Some(con)) if c >= self.thresholds.contradict => {
-                (JudgeLabel::Contradicted, Some(con), 0.4 + 0.55 * c)
+                (JudgeLabel::Contradicted, Some(con), c)
             }
             _ => {
                 let best = any.as_ref().map_or(0.0, |a| a.alignment.coverage);
-                (JudgeLabel::NotFound, any, 1.0 - 0.6 * best)
+                (JudgeLabel::NotFound, any, best)
             }
         };
+        let confidence = calibrate::confidence(label, score);
         Judgement {
             label,
             evidence_quote: chosen.as_ref().map(|c| c.quote.to_string()),

@@ -7,6 +7,10 @@
 //! `[text](link)`, backslash escapes), because the passages are Markdown while a judge often
 //! quotes the text a reader sees. Each passage is tested on its own: a quote that only exists by
 //! gluing two passages together was not on the page as one piece.
+//!
+//! A quote that is on the page must also be able to carry the claim ([`carries_claim`]): a judge
+//! answering `supported` with the quote "Water" quotes the page, but not evidence. The bounds were
+//! chosen by measurement on `fixtures/devset` (see README, "The quote guard").
 
 use crate::judge::{JudgeLabel, Judgement};
 use crate::model::{Label, Reason};
@@ -70,6 +74,92 @@ pub fn check(judgement: &Judgement, passages: &[String]) -> Guarded {
     }
 }
 
+/// Fewest words a `supported`/`contradicted` quote may have. On the development set no verdict
+/// changes up to 4 (5 costs one); 3 leaves room for the shorter quotes LLM judges give.
+pub const MIN_QUOTE_WORDS: usize = 3;
+/// Smallest share of the claim's content words a `supported` quote must contain. On the
+/// development set no verdict changes up to 0.5 (0.6 costs four); a third leaves room for
+/// paraphrase. Not asked of `contradicted`: a contradicting quote states the page's version and
+/// may share few words (a different name in the same slot).
+pub const MIN_CLAIM_SHARE: f64 = 1.0 / 3.0;
+
+/// [`check`], and then the verdict's quote must be able to carry `claim`: a `supported` quote
+/// [`carries_claim`], a `contradicted` one is [`long_enough`]. One that is not downgrades to
+/// `not_found` with confidence 0 and `evidence_quote_too_short`.
+pub fn check_with_claim(claim: &str, judgement: &Judgement, passages: &[String]) -> Guarded {
+    let guarded = check(judgement, passages);
+    let carried = match (&guarded.label, &guarded.evidence_quote) {
+        (Label::Supported, Some(quote)) => carries_claim(claim, quote),
+        (Label::Contradicted, Some(quote)) => long_enough(quote),
+        _ => true,
+    };
+    match &guarded.evidence_quote {
+        Some(_) if !carried => Guarded {
+            label: Label::NotFound,
+            evidence_quote: None,
+            confidence: 0.0,
+            reason: Some(Reason::EvidenceQuoteTooShort),
+        },
+        _ => guarded,
+    }
+}
+
+/// Whether `quote` is long enough to be evidence for `claim`: at least [`MIN_QUOTE_WORDS`]
+/// words, holding at least [`MIN_CLAIM_SHARE`] of the claim's content words (words of three or
+/// more letters, or with a digit, that are not function words; matched on their first four
+/// letters so that "boils" meets "boiling"). A claim with no content word asks only the length.
+pub fn carries_claim(claim: &str, quote: &str) -> bool {
+    if !long_enough(quote) {
+        return false;
+    }
+    let wanted = content_words(claim);
+    if wanted.is_empty() {
+        return true;
+    }
+    let have = content_words(quote);
+    let present = wanted
+        .iter()
+        .filter(|w| have.iter().any(|h| same_word(w, h)))
+        .count();
+    present as f64 >= MIN_CLAIM_SHARE * wanted.len() as f64
+}
+
+/// At least [`MIN_QUOTE_WORDS`] words: the one bound a contradicting quote must meet, since it
+/// states the page's version of the fact and may share few of the claim's words.
+pub fn long_enough(quote: &str) -> bool {
+    quote.split_whitespace().count() >= MIN_QUOTE_WORDS
+}
+
+/// Words that carry no claim on their own.
+const FUNCTION_WORDS: &[&str] = &[
+    "the", "and", "for", "are", "was", "were", "has", "have", "had", "its", "his", "her", "their",
+    "our", "this", "that", "these", "those", "with", "from", "into", "onto", "than", "then", "but",
+    "not", "all", "any", "can", "may", "will", "would", "should", "could", "been", "being",
+    "which", "who", "whom", "what", "when", "where", "there", "here", "also", "about", "over",
+    "under", "more", "most", "such", "only", "very", "each", "per", "via", "off", "out",
+];
+
+/// The lower-cased content words of `text`.
+fn content_words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .filter(|w| {
+            let has_digit = w.chars().any(|c| c.is_ascii_digit());
+            has_digit || (w.chars().count() >= 3 && !FUNCTION_WORDS.contains(&w.as_str()))
+        })
+        .collect()
+}
+
+/// Equal, or (both four letters or longer) the same first four letters.
+fn same_word(a: &str, b: &str) -> bool {
+    if a == b {
+        return true;
+    }
+    let prefix = |w: &str| w.chars().take(4).collect::<String>();
+    a.chars().count() >= 4 && b.chars().count() >= 4 && prefix(a) == prefix(b)
+}
+
 /// True when `quote`, normalised, is a substring of one of the normalised passages.
 pub fn quote_in_passages(quote: &str, passages: &[String]) -> bool {
     let wanted = normalise(quote);
@@ -98,7 +188,8 @@ pub fn normalise(text: &str) -> String {
     out
 }
 
-fn straighten(c: char) -> char {
+/// Curly quotes and primes as their ASCII forms; every other character unchanged.
+pub fn straighten(c: char) -> char {
     match c {
         '\u{2018}' | '\u{2019}' | '\u{201A}' | '\u{201B}' | '\u{2032}' => '\'',
         '\u{201C}' | '\u{201D}' | '\u{201E}' | '\u{201F}' | '\u{2033}' => '"',
@@ -108,7 +199,7 @@ fn straighten(c: char) -> char {
 
 /// Removes the inline Markdown a converter adds around visible text: emphasis and code markers,
 /// link and image syntax (keeping the visible text), and backslash escapes.
-fn strip_inline_markdown(text: &str) -> String {
+pub fn strip_inline_markdown(text: &str) -> String {
     let chars: Vec<char> = text.chars().collect();
     let mut out = String::with_capacity(text.len());
     let mut i = 0;
@@ -256,5 +347,57 @@ mod tests {
             "snake_case",
             &["_snake_case_".to_string()]
         ));
+    }
+
+    #[test]
+    fn a_one_word_quote_cannot_carry_a_claim() {
+        let claim = "Water boils at 100 degrees Celsius at sea level.";
+        let passages = vec!["Water boils at 100 degrees Celsius at sea level.".to_string()];
+        for (label, quote, kept) in [
+            (JudgeLabel::Supported, "Water", false),
+            (JudgeLabel::Supported, "at sea level", false),
+            (JudgeLabel::Supported, "Water boils at 100 degrees", true),
+            (JudgeLabel::Contradicted, "Water", false),
+            (JudgeLabel::Contradicted, "at sea level", true),
+        ] {
+            let guarded = check_with_claim(claim, &judgement(label, Some(quote), 0.9), &passages);
+            if kept {
+                assert_eq!(guarded.reason, None, "{quote}");
+                assert_eq!(guarded.evidence_quote.as_deref(), Some(quote));
+            } else {
+                assert_eq!(guarded.label, Label::NotFound, "{quote}");
+                assert_eq!(
+                    guarded.reason,
+                    Some(Reason::EvidenceQuoteTooShort),
+                    "{quote}"
+                );
+                assert_eq!(guarded.confidence, 0.0);
+            }
+        }
+        // A quote not on the page is still that first.
+        let guarded = check_with_claim(
+            claim,
+            &judgement(
+                JudgeLabel::Supported,
+                Some("Water boils at 50 degrees."),
+                0.9,
+            ),
+            &passages,
+        );
+        assert_eq!(guarded.reason, Some(Reason::EvidenceQuoteNotInSource));
+    }
+
+    #[test]
+    fn content_words_match_on_their_stem_and_skip_function_words() {
+        assert!(carries_claim(
+            "The tower opened in 1889.",
+            "It was opening day in 1889 for the tower"
+        ));
+        assert!(!carries_claim(
+            "The Eiffel tower opened to visitors in 1889 after two years of building.",
+            "It is in Paris, France"
+        ));
+        // A claim of function words only asks the length.
+        assert!(carries_claim("It is what it is.", "and so on then"));
     }
 }

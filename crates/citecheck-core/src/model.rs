@@ -98,8 +98,12 @@ pub enum Reason {
     Paywall,
     /// The judge's quote is not in the passages it was shown.
     EvidenceQuoteNotInSource,
+    /// The judge's quote is on the page but too short to carry the claim (one word, say).
+    EvidenceQuoteTooShort,
     /// The judge failed (transport, malformed answer, refusal); see the audit for the cause.
     JudgeError,
+    /// The ranker failed (its model missing or broken), so no judge was asked; see `detail`.
+    RankerError,
     /// A crawling service could not fetch the page after retries.
     CrawlFailed,
 }
@@ -126,7 +130,9 @@ impl Reason {
             Reason::NeedsJavascript => "needs_javascript",
             Reason::Paywall => "paywall",
             Reason::EvidenceQuoteNotInSource => "evidence_quote_not_in_source",
+            Reason::EvidenceQuoteTooShort => "evidence_quote_too_short",
             Reason::JudgeError => "judge_error",
+            Reason::RankerError => "ranker_error",
             Reason::CrawlFailed => "crawl_failed",
         };
         fixed.to_string()
@@ -159,7 +165,9 @@ impl Reason {
             "needs_javascript" => Reason::NeedsJavascript,
             "paywall" => Reason::Paywall,
             "evidence_quote_not_in_source" => Reason::EvidenceQuoteNotInSource,
+            "evidence_quote_too_short" => Reason::EvidenceQuoteTooShort,
             "judge_error" => Reason::JudgeError,
+            "ranker_error" => Reason::RankerError,
             "crawl_failed" => Reason::CrawlFailed,
             _ => return None,
         };
@@ -169,6 +177,12 @@ impl Reason {
     /// The source is gone (404, 410, no such domain): a retry will not bring it back.
     pub fn is_dead(&self) -> bool {
         matches!(self, Reason::Http(404 | 410) | Reason::NoSuchDomain)
+    }
+
+    /// A dead end worth asking the web archive about: the URL is gone (404, 410, no such
+    /// domain) or only pretends to exist (homepage redirect, soft 404).
+    pub fn is_archive_candidate(&self) -> bool {
+        self.is_dead() || matches!(self, Reason::RedirectedToHomepage | Reason::Soft404)
     }
 
     /// The content could not be fetched this time; a later retry may succeed.
@@ -243,6 +257,86 @@ pub struct UrlVerdict {
     /// Provenance of the verdict (fetcher, judge, prompt version, token usage, content hash).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub meta: Option<VerdictMeta>,
+    /// What lets a reader check the verdict: a link to the quote, what became of a dead link,
+    /// whether the page changed since it was last checked. Its fields sit beside the others.
+    #[serde(flatten)]
+    pub follow_up: FollowUp,
+}
+
+/// The parts of a verdict a reader follows up on; each is absent from JSON when it has nothing
+/// to say, so a verdict without them keeps the reference design's shape.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct FollowUp {
+    /// The final URL with a text fragment (`#:~:text=`) that makes a browser scroll to the
+    /// evidence quote and highlight it (`supported` and `contradicted` citations).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evidence_url: Option<String>,
+    /// The quote's character range in the stored page (the Markdown the guard checked).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evidence_offsets: Option<EvidenceOffsets>,
+    /// What the Internet Archive holds for a dead link.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub archive: Option<ArchiveInfo>,
+    /// When the audit index last held a verdict for this URL (RFC 3339), if ever.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub previously_seen: Option<String>,
+    /// Whether the page's content hash differs from the one that earlier verdict recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub changed_since: Option<bool>,
+}
+
+/// A character range (Unicode scalar values, end exclusive) in a stored page.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EvidenceOffsets {
+    pub start: usize,
+    pub end: usize,
+}
+
+/// What the Internet Archive says about a URL that is dead now.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ArchiveInfo {
+    pub status: ArchiveStatus,
+    /// The latest capture that answered 200, on the archive's replay service.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub snapshot_url: Option<String>,
+    /// When that capture was taken (RFC 3339, UTC).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub captured_at: Option<String>,
+    /// The claim judged against the archived copy (`--archive-verify`); the citation's own
+    /// label, about the live URL, does not change.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<Label>,
+    /// The quote behind `verdict`, from the archived copy.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evidence_quote: Option<String>,
+    /// What the status means, in words (and why a lookup failed).
+    pub note: String,
+}
+
+/// Whether the archive ever captured a URL.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ArchiveStatus {
+    /// Captured with status 200 at least once: the page existed, the link rotted.
+    Archived,
+    /// Never captured: the URL may never have existed (possibly fabricated).
+    NeverArchived,
+    /// The archive could not be asked (timeout, refusal, garbage); nothing is concluded.
+    LookupFailed,
+}
+
+impl ArchiveStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ArchiveStatus::Archived => "archived",
+            ArchiveStatus::NeverArchived => "never_archived",
+            ArchiveStatus::LookupFailed => "lookup_failed",
+        }
+    }
 }
 
 impl UrlVerdict {
@@ -260,6 +354,7 @@ impl UrlVerdict {
             reason: Some(reason),
             detail: None,
             meta: None,
+            follow_up: FollowUp::default(),
         }
     }
 }
@@ -449,7 +544,9 @@ mod tests {
             Reason::NeedsJavascript,
             Reason::Paywall,
             Reason::EvidenceQuoteNotInSource,
+            Reason::EvidenceQuoteTooShort,
             Reason::JudgeError,
+            Reason::RankerError,
             Reason::CrawlFailed,
         ];
         for reason in all {

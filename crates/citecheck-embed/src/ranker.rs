@@ -186,13 +186,18 @@ impl Ranker for EmbeddingRanker {
         "embedding"
     }
 
+    fn model_loaded(&self) -> Option<bool> {
+        // The weights are read when the ranker opens; say whether they are held now.
+        Some(self.embedder.weight_bytes() > 0)
+    }
+
     fn top_k(&self, claim: &str, page: &PagePassages, k: usize) -> Result<Vec<usize>, RankError> {
         if k == 0 || page.passages.is_empty() {
             return Ok(Vec::new());
         }
         let scores = self.scores(claim, page).map_err(|e| match e {
-            EmbedError::ModelUnavailable { .. } => RankError::ModelUnavailable(e.to_string()),
-            other => RankError::Failed(other.to_string()),
+            EmbedError::ModelUnavailable { .. } => RankError::ModelUnavailable(Box::new(e)),
+            other => RankError::Failed(Box::new(other)),
         })?;
         Ok(best_indices(
             scores

@@ -182,3 +182,11 @@ fn an_empty_page_or_k_zero_ranks_nothing() {
     );
     assert_eq!(r.name(), "embedding");
 }
+
+/// `/health` shows what the ranker says of its model: the embedding ranker holds its weights,
+/// BM25 has none (moved from the service's routes, issue 12).
+#[test]
+fn only_model_backed_rankers_report_a_loaded_model() {
+    assert_eq!(ranker(Precision::Bf16).model_loaded(), Some(true));
+    assert_eq!(Bm25Ranker.model_loaded(), None);
+}

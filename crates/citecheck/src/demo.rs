@@ -8,9 +8,63 @@
 use std::path::Path;
 
 use anyhow::Context;
-use citecheck_core::{ClaimVerdict, Label, Verifier};
+use citecheck_core::{Check, ClaimVerdict, Label, Verifier};
+use clap::Args;
 
+use crate::config::{Config, ConfigError};
+use crate::error::AppError;
+use crate::output::{self, print_stdout, Format};
 use crate::static_site::StaticSite;
+
+/// `citecheck demo`
+#[derive(Debug, Args)]
+pub struct DemoArgs {
+    /// Output format on stdout.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+/// `citecheck demo`: verifies the bundled examples and prints them; fails when one does not
+/// get its expected label.
+pub async fn command(args: &DemoArgs, config: &Config) -> Result<u8, AppError> {
+    let mut settings = config.pipeline.clone();
+    // The demo site runs on 127.0.0.1, which the address guard exists to refuse.
+    settings.fetch.guard.enabled = false;
+    let verifier = crate::engine::build_off_executor(&settings)
+        .await?
+        .builder
+        .build()
+        .map_err(ConfigError::from)?;
+    let results = run(&verifier).await?;
+    let verbose = config.verbose > 0;
+    let mut failed = 0;
+    let mut rendered = String::new();
+    for result in &results {
+        let ok = result.verdict.overall == result.expected;
+        failed += usize::from(!ok);
+        if args.format == Format::Text {
+            rendered.push_str(&output::text(&result.verdict, verbose));
+            if !ok {
+                rendered.push_str(&format!(
+                    "!! expected {}, got {}\n",
+                    result.expected, result.verdict.overall
+                ));
+            }
+            rendered.push('\n');
+        }
+    }
+    if args.format == Format::Json {
+        let verdicts: Vec<_> = results.iter().map(|r| &r.verdict).collect();
+        rendered = serde_json::to_string_pretty(&verdicts).context("rendering the verdicts")?;
+    }
+    print_stdout(&rendered)?;
+    if failed > 0 {
+        return Err(
+            anyhow::anyhow!("{failed} demo claim(s) did not get their expected label").into(),
+        );
+    }
+    Ok(0)
+}
 
 const PAGES: &[(&str, &str)] = &[
     ("index.html", include_str!("../demo/index.html")),
@@ -79,7 +133,7 @@ pub async fn run(verifier: &Verifier) -> anyhow::Result<Vec<DemoResult>> {
     let mut results = Vec::new();
     for example in EXAMPLES {
         let urls: Vec<String> = example.paths.iter().map(|p| format!("{base}{p}")).collect();
-        let verdict = verifier.verify(example.claim, &urls).await;
+        let verdict = verifier.verify(Check::new(example.claim, urls)).await;
         results.push(DemoResult {
             verdict,
             expected: example.expected,

@@ -1,48 +1,50 @@
 //! Builds the pipeline from resolved settings: the one place that knows which fetcher, ranker
-//! and judge each setting means.
+//! and judge each setting means. It hands back a [`VerifierBuilder`], so each front end attaches
+//! what it needs (stores, a shared page cache, metrics) before building; nothing is rebuilt from
+//! a running verifier's parts.
 
 use std::sync::Arc;
 
 use anyhow::Context;
-use citecheck_core::fetch::crawlbase::{
-    CrawlbaseConfig, CrawlbaseError, CrawlbaseFetcher, TOKEN_VAR,
-};
+use citecheck_core::archive::ArchiveClient;
+use citecheck_core::fetch::crawlbase::{CrawlbaseConfig, CrawlbaseFetcher};
 use citecheck_core::fetch::DirectFetcher;
-use citecheck_core::judge::{build_llm_judge, JudgeConfigError, LocalJudge};
+use citecheck_core::judge::{build_llm_judge, LocalJudge};
 use citecheck_core::rank::Bm25Ranker;
-use citecheck_core::{Fetcher, Judge, Ranker, Verifier};
+use citecheck_core::verifier::ArchiveCheck;
+use citecheck_core::{Fetcher, Judge, Ranker, Verifier, VerifierBuilder};
 
-use crate::settings::{
-    ConfigError, FetcherKind, JudgeProvider, MissingSecret, RankerKind, Settings,
-};
+use crate::config::{ConfigError, FetcherKind, JudgeProvider, RankerKind, Settings};
+use crate::error::AppError;
 
-/// The pipeline plus the handles a front end needs beside it.
+/// The pipeline, not yet built, plus the handles a front end needs beside it.
 pub struct Engine {
-    pub verifier: Verifier,
+    pub builder: VerifierBuilder,
     /// The Crawlbase fetcher, when it is the backend: its account problems (bad token, no
-    /// credits) surface as `crawl_failed` verdicts, and front ends check `config_error()` to
-    /// stop loudly instead.
+    /// credits) surface as `crawl_failed` verdicts, and front ends call
+    /// [`account_error`] after a run to stop loudly instead.
     pub crawlbase: Option<Arc<CrawlbaseFetcher>>,
 }
 
-impl Engine {
-    /// A Crawlbase account problem seen while working, as a configuration error.
-    pub fn fetcher_config_error(&self) -> Option<anyhow::Error> {
-        let err = self.crawlbase.as_ref()?.config_error()?;
-        Some(ConfigError(err.to_string()).into())
-    }
+/// A Crawlbase account problem seen while working, as a configuration error.
+pub fn account_error(crawlbase: Option<&Arc<CrawlbaseFetcher>>) -> Option<AppError> {
+    crawlbase?.config_error().map(AppError::from)
 }
 
-/// The verifier the settings describe.
-pub fn build_verifier(settings: &Settings) -> anyhow::Result<Verifier> {
-    build(settings).map(|engine| engine.verifier)
+/// The verifier the settings describe, keeping nothing (demo, eval, tests).
+pub fn build_verifier(settings: &Settings) -> Result<Verifier, AppError> {
+    Ok(build(settings)?
+        .builder
+        .build()
+        .map_err(ConfigError::from)?)
 }
 
-/// The engine the settings describe.
-pub fn build(settings: &Settings) -> anyhow::Result<Engine> {
+/// The engine the settings describe. Blocking: the embedding ranker loads (and on first use
+/// fetches) its model here; call from `spawn_blocking` inside an async context.
+pub fn build(settings: &Settings) -> Result<Engine, AppError> {
     // Cheap checks first: a missing key should be reported before a model is loaded.
     let judge: Arc<dyn Judge> = match (&settings.judge, &settings.llm) {
-        (JudgeProvider::Llm(_), Some(config)) => build_llm_judge(config).map_err(judge_error)?,
+        (JudgeProvider::Llm(_), Some(config)) => build_llm_judge(config)?,
         _ => Arc::new(LocalJudge::default()),
     };
     let mut crawlbase = None;
@@ -56,56 +58,61 @@ pub fn build(settings: &Settings) -> anyhow::Result<Engine> {
                 env.token.as_deref(),
                 env.js_token.as_deref(),
                 env.api_url.as_deref(),
-            )
-            .map_err(crawlbase_error)?;
-            let fetcher = Arc::new(CrawlbaseFetcher::new(config).map_err(crawlbase_error)?);
+            )?;
+            let fetcher = Arc::new(CrawlbaseFetcher::new(config)?);
             crawlbase = Some(Arc::clone(&fetcher));
             fetcher
         }
     };
     let ranker: Arc<dyn Ranker> = match settings.ranker {
         RankerKind::Lexical => Arc::new(Bm25Ranker),
-        // Loads (and on first use fetches) the model: blocking, once, before any request.
         RankerKind::Embedding => {
             announce_first_fetch(settings.model_dir.as_deref());
+            let options = citecheck_embed::EmbeddingOptions {
+                model_dir: settings.model_dir.clone(),
+                ..Default::default()
+            };
+            if let Some(dir) = &options.cache_dir {
+                keep_cache_within_budget(dir, settings.embedding_cache_max_bytes);
+            }
             Arc::new(
-                citecheck_embed::EmbeddingRanker::open(&citecheck_embed::EmbeddingOptions {
-                    model_dir: settings.model_dir.clone(),
-                    ..Default::default()
-                })
-                .context("loading the embedding ranker's model")?,
+                citecheck_embed::EmbeddingRanker::open(&options)
+                    .context("loading the embedding ranker's model")?,
             )
         }
     };
-    let verifier = Verifier::new(fetcher, ranker, judge, settings.verify.clone())
-        .map_err(|err| anyhow::Error::from(ConfigError(err.to_string())))?;
-    Ok(Engine {
-        verifier,
-        crawlbase,
-    })
-}
-
-fn crawlbase_error(err: CrawlbaseError) -> anyhow::Error {
-    match err {
-        CrawlbaseError::MissingToken => MissingSecret {
-            variable: TOKEN_VAR,
-            message: err.to_string(),
-        }
-        .into(),
-        other => ConfigError(other.to_string()).into(),
+    let mut builder = Verifier::builder(fetcher, ranker, judge).options(settings.verify.clone());
+    if let Some(archive) = &settings.archive {
+        let client = ArchiveClient::new(archive.options.clone())
+            .map_err(|err| ConfigError::Invalid(err.to_string()))?;
+        builder = builder.archive(ArchiveCheck {
+            client: Arc::new(client),
+            judge_archived: archive.judge_archived,
+        });
     }
+    Ok(Engine { builder, crawlbase })
 }
 
-/// A missing key is its own error (the server answers 503 naming it); any other judge problem
-/// is a configuration error.
-fn judge_error(err: JudgeConfigError) -> anyhow::Error {
-    match err {
-        JudgeConfigError::MissingKey { variable, .. } => MissingSecret {
-            variable,
-            message: err.to_string(),
+/// [`build`] on tokio's blocking pool: loading (or downloading) a model must not stall the
+/// executor.
+pub async fn build_off_executor(settings: &Settings) -> Result<Engine, AppError> {
+    let settings = settings.clone();
+    tokio::task::spawn_blocking(move || build(&settings))
+        .await
+        .context("the engine's build task failed")?
+}
+
+/// The file names of cached page embeddings.
+pub const EMBEDDING_SUFFIX: &str = ".emb";
+
+/// Deletes the embedding cache's oldest entries when it is over its budget (at most hourly).
+fn keep_cache_within_budget(dir: &std::path::Path, max_bytes: u64) {
+    match crate::prune::prune_if_due(dir, EMBEDDING_SUFFIX, max_bytes, crate::prune::PRUNE_EVERY) {
+        Ok(Some(pruned)) if pruned.files_removed > 0 => {
+            tracing::info!("embedding cache over its budget: {pruned}");
         }
-        .into(),
-        other => ConfigError(other.to_string()).into(),
+        Ok(_) => {}
+        Err(err) => tracing::warn!("could not prune the embedding cache: {err}"),
     }
 }
 

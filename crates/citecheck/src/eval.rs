@@ -9,14 +9,49 @@
 
 use std::collections::{BTreeMap, HashSet};
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
 use citecheck_core::aggregate::claim_label;
-use citecheck_core::{ClaimVerdict, JudgeInfo, Label, Verifier};
+use citecheck_core::{Check, ClaimVerdict, JudgeInfo, Label, Verifier};
+use clap::Args;
 use serde::{Deserialize, Serialize};
 
+use crate::config::Config;
+use crate::error::AppError;
+use crate::output::{print_stdout, Format};
 use crate::static_site::StaticSite;
+
+/// `citecheck eval`
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    /// The development set: a directory with claims.jsonl and pages/.
+    #[arg(long, default_value = "fixtures/devset", env = "CITECHECK_DEVSET")]
+    pub devset: PathBuf,
+
+    /// Output format on stdout.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+/// `citecheck eval`: the pipeline the configuration describes, with the address guard off (the
+/// development set is served on 127.0.0.1), measured on the development set.
+pub async fn command(args: &EvalArgs, config: &Config) -> Result<u8, AppError> {
+    let mut settings = config.pipeline.clone();
+    settings.fetch.guard.enabled = false;
+    let verifier = crate::engine::build_off_executor(&settings)
+        .await?
+        .builder
+        .build()
+        .map_err(crate::config::ConfigError::from)?;
+    let report = run(&args.devset, &verifier).await?;
+    let rendered = match args.format {
+        Format::Json => serde_json::to_string_pretty(&report).context("rendering the report")?,
+        Format::Text => report.to_string(),
+    };
+    print_stdout(&rendered)?;
+    Ok(0)
+}
 
 pub const CLAIMS_FILE: &str = "claims.jsonl";
 pub const PAGES_DIR: &str = "pages";
@@ -111,13 +146,18 @@ pub async fn run(devset_dir: &Path, verifier: &Verifier) -> anyhow::Result<EvalR
     let mut verdicts: Vec<ClaimVerdict> = Vec::with_capacity(claims.len());
     for claim in &claims {
         let urls: Vec<String> = claim.urls.iter().map(|u| absolute(&base, u)).collect();
-        verdicts.push(verifier.verify(&claim.claim, &urls).await);
+        verdicts.push(
+            verifier
+                .verify(Check::new(claim.claim.as_str(), urls))
+                .await,
+        );
     }
+    let parts = verifier.components();
     Ok(EvalReport::score(
         &claims,
         &verdicts,
-        verifier.judge().info(),
-        verifier.ranker().name(),
+        parts.judge,
+        &parts.ranker,
     ))
 }
 

@@ -1,21 +1,20 @@
 //! The evidence store: every page the pipeline read, kept as gzip-compressed Markdown under the
 //! SHA-256 of its content, so that a verdict can be replayed against exactly what was judged.
 //!
-//! The store stays out of the core: [`StoringFetcher`] wraps any [`Fetcher`], keeps each page it
-//! returns and sets the page's rid to the content hash when the inner fetcher gave none (a
-//! crawling service that keeps its own copy hands out its own rid, which is left alone). Writes
-//! are atomic (temporary file, then rename), so a reader never sees half a page and two writers
+//! The store stays out of the core: it implements the core's [`PageStore`] seam, attached with
+//! `VerifierBuilder::page_store`; the verifier hands it each page whose fetcher gave no rid of its
+//! own (a crawling service that keeps its own copy hands out its own rid, which is left alone)
+//! and uses the content hash it returns as the rid. Writes are atomic (temporary file, then rename), so a reader never sees half a page and two writers
 //! of the same content cannot corrupt each other.
 
 use std::fs;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use anyhow::Context;
 use async_trait::async_trait;
-use citecheck_core::fetch::{FetchOutcome, Fetcher};
-use citecheck_core::Verifier;
+use citecheck_core::fetch::Page;
+use citecheck_core::store::{PageStore, StoreError};
 use flate2::read::GzDecoder;
 use flate2::write::GzEncoder;
 use flate2::Compression;
@@ -116,56 +115,15 @@ pub fn make_shareable(file: &fs::File) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// A [`Fetcher`] that keeps every page its inner fetcher returns in an [`EvidenceStore`].
-pub struct StoringFetcher {
-    inner: Arc<dyn Fetcher>,
-    store: EvidenceStore,
-}
-
-impl StoringFetcher {
-    pub fn new(inner: Arc<dyn Fetcher>, store: EvidenceStore) -> Self {
-        StoringFetcher { inner, store }
-    }
-}
-
 #[async_trait]
-impl Fetcher for StoringFetcher {
-    fn name(&self) -> &str {
-        // The audit records who fetched the page; the store is bookkeeping, not a fetcher.
-        self.inner.name()
+impl PageStore for EvidenceStore {
+    async fn keep(&self, page: &Page) -> Result<String, StoreError> {
+        let store = self.clone();
+        let markdown = page.markdown.clone();
+        // Compression and file I/O are blocking work.
+        let rid = tokio::task::spawn_blocking(move || store.put(&markdown)).await??;
+        Ok(rid)
     }
-
-    async fn fetch(&self, url: &str) -> FetchOutcome {
-        let mut outcome = self.inner.fetch(url).await;
-        if let FetchOutcome::Page(page) = &mut outcome {
-            if page.rid.is_none() {
-                let store = self.store.clone();
-                let markdown = page.markdown.clone();
-                // Compression and file I/O are blocking work.
-                match tokio::task::spawn_blocking(move || store.put(&markdown)).await {
-                    Ok(Ok(rid)) => page.rid = Some(rid),
-                    Ok(Err(err)) => {
-                        tracing::warn!(%url, error = %format!("{err:#}"), "could not keep the page in the evidence store");
-                    }
-                    Err(err) => tracing::warn!(%url, error = %err, "evidence store task failed"),
-                }
-            }
-        }
-        outcome
-    }
-}
-
-/// The same pipeline as `verifier`, with every fetched page kept in `store`.
-pub fn with_store(verifier: &Verifier, store: EvidenceStore) -> anyhow::Result<Verifier> {
-    let fetcher: Arc<dyn Fetcher> =
-        Arc::new(StoringFetcher::new(Arc::clone(verifier.fetcher()), store));
-    Verifier::new(
-        fetcher,
-        Arc::clone(verifier.ranker()),
-        Arc::clone(verifier.judge()),
-        verifier.options().clone(),
-    )
-    .context("rebuilding the verifier with the evidence store")
 }
 
 #[cfg(test)]

@@ -14,8 +14,9 @@ use anyhow::Context;
 use clap::Args;
 
 use crate::audit::AuditStore;
+use crate::config::{Config, ConfigError};
+use crate::error::AppError;
 use crate::evidence::EvidenceStore;
-use crate::settings::ConfigError;
 
 /// Exit code when the quote asked for is not in the page.
 pub const EXIT_QUOTE_NOT_FOUND: u8 = 2;
@@ -44,10 +45,10 @@ pub enum Origin {
 }
 
 /// The page for `rid`: the local store first, then Crawlbase's storage.
-pub async fn load_page(rid: &str, evidence: &EvidenceStore) -> anyhow::Result<(String, Origin)> {
+pub async fn load_page(rid: &str, evidence: &EvidenceStore) -> Result<(String, Origin), AppError> {
     let rid = rid.trim();
     if rid.is_empty() {
-        return Err(ConfigError("the rid is empty".into()).into());
+        return Err(AppError::usage("the rid is empty"));
     }
     let store = evidence.clone();
     let owned = rid.to_string();
@@ -58,10 +59,11 @@ pub async fn load_page(rid: &str, evidence: &EvidenceStore) -> anyhow::Result<(S
         return Ok((page, Origin::Local));
     }
     if EvidenceStore::is_local_rid(rid) {
-        anyhow::bail!(
+        return Err(anyhow::anyhow!(
             "page {rid} is not in the evidence store {} (kept on another machine, or deleted)",
             evidence.root().display()
-        );
+        )
+        .into());
     }
     use citecheck_core::fetch::crawlbase::{
         fetch_stored, CrawlbaseConfig, API_URL_VAR, JS_TOKEN_VAR, TOKEN_VAR,
@@ -72,11 +74,10 @@ pub async fn load_page(rid: &str, evidence: &EvidenceStore) -> anyhow::Result<(S
         var(JS_TOKEN_VAR).as_deref(),
         var(API_URL_VAR).as_deref(),
     )
-    .map_err(|err| {
-        ConfigError(format!(
-            "rid {rid} is not in the local evidence store, and reading it from Crawlbase's \
-             storage needs {TOKEN_VAR}: {err}"
-        ))
+    .map_err(|source| ConfigError::ReplayNeedsToken {
+        rid: rid.to_string(),
+        variable: TOKEN_VAR,
+        source,
     })?;
     let stored = fetch_stored(&config, rid)
         .await
@@ -91,21 +92,27 @@ pub async fn command(
     evidence: &EvidenceStore,
     out: &mut dyn Write,
     colour: bool,
-) -> anyhow::Result<u8> {
+) -> Result<u8, AppError> {
+    // The quote's recorded place in the page (audit rows since evidence offsets were kept).
+    let mut offsets: Option<Range<usize>> = None;
     let (rid, quote) = match args.audit_id {
         Some(id) => {
             let store = AuditStore::open_existing(audit_db)?;
             let row = store
                 .get(id)?
-                .ok_or_else(|| ConfigError(format!("no audit row {id}")))?;
+                .ok_or_else(|| AppError::usage(format!("no audit row {id}")))?;
             if row.rid.is_empty() {
-                return Err(ConfigError(format!(
+                return Err(AppError::usage(format!(
                     "audit row {id} ({} {}, reason {}) kept no page to replay",
                     row.label,
                     row.url,
                     row.reason.as_deref().unwrap_or("none")
-                ))
-                .into());
+                )));
+            }
+            if args.quote.is_none() {
+                if let (Some(start), Some(end)) = (row.evidence_start, row.evidence_end) {
+                    offsets = Some(start as usize..end as usize);
+                }
             }
             (row.rid, args.quote.clone().or(row.evidence_quote))
         }
@@ -114,10 +121,40 @@ pub async fn command(
     let (page, origin) = load_page(&rid, evidence).await?;
     tracing::info!(%rid, ?origin, "replaying");
     let Some(quote) = quote.filter(|q| !q.trim().is_empty()) else {
-        writeln!(out, "{}", page.trim_end())?;
+        writeln!(out, "{}", page.trim_end()).context("writing the page")?;
         return Ok(0);
     };
-    match find_quote(&page, &quote) {
+    let span = offsets
+        .and_then(|chars| recorded_span(&page, chars))
+        .or_else(|| find_quote(&page, &quote));
+    Ok(write_highlighted(&page, span, &quote, out, colour).context("writing the page")?)
+}
+
+/// The byte range of the characters `chars` of `page`. A recorded place is trusted over a
+/// search (which finds the first occurrence, and misses a quote inside link markup): the rid is
+/// the hash of the page's content, so the page is the one the offsets were taken on.
+fn recorded_span(page: &str, chars: Range<usize>) -> Option<Range<usize>> {
+    if chars.is_empty() {
+        return None;
+    }
+    let mut indices = page
+        .char_indices()
+        .map(|(i, _)| i)
+        .chain(std::iter::once(page.len()));
+    let start = indices.nth(chars.start)?;
+    let end = indices.nth(chars.end - chars.start - 1)?;
+    Some(start..end)
+}
+
+/// Writes `page` with `span` (the quote) highlighted; returns the exit code.
+fn write_highlighted(
+    page: &str,
+    span: Option<Range<usize>>,
+    quote: &str,
+    out: &mut dyn Write,
+    colour: bool,
+) -> std::io::Result<u8> {
+    match span {
         Some(span) => {
             let (open, close) = if colour {
                 ("\x1b[1;30;43m", "\x1b[0m")
@@ -145,13 +182,13 @@ pub async fn command(
 }
 
 /// `citecheck replay`, from the command line.
-pub async fn run(args: &ReplayArgs, global: &crate::cli::GlobalArgs) -> anyhow::Result<u8> {
-    let paths = crate::audit::command::StorePaths::resolve(global)?;
+pub async fn run(args: &ReplayArgs, config: &Config) -> Result<u8, AppError> {
+    let paths = config.store_paths()?;
     let evidence = EvidenceStore::open(&paths.evidence_dir)?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let code = command(args, &paths.audit_db, &evidence, &mut out, colour_allowed()).await?;
-    out.flush()?;
+    out.flush().context("writing to stdout")?;
     Ok(code)
 }
 
@@ -235,6 +272,17 @@ mod tests {
         let page = "Water boils at **100 degrees** Celsius.";
         let span = find_quote(page, "boils at 100 degrees Celsius").expect("found");
         assert_eq!(&page[span], "boils at **100 degrees** Celsius");
+    }
+
+    #[test]
+    fn a_recorded_place_is_read_in_characters() {
+        let page = "Intro: °C.\n\nWater [boils](https://x.example) here. Water boils.";
+        let start = page.chars().take_while(|&c| c != 'W').count();
+        let end = start + "Water [boils](https://x.example)".chars().count();
+        let span = recorded_span(page, start..end).expect("in the page");
+        assert_eq!(&page[span], "Water [boils](https://x.example)");
+        assert_eq!(recorded_span(page, 5..5), None);
+        assert_eq!(recorded_span(page, 0..10_000), None);
     }
 
     #[test]

@@ -9,7 +9,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use futures::StreamExt;
 use reqwest::header::{HeaderMap, ACCEPT, ACCEPT_LANGUAGE, CONTENT_TYPE, LOCATION};
 use thiserror::Error;
 use url::{Host, Url};
@@ -18,7 +17,7 @@ use super::interpret::{self, BodyKind};
 use super::resolve::{GuardPolicy, GuardedResolver, HostResolver, ResolveError, SystemResolver};
 use super::{charset, FetchOutcome, Fetcher, Rejection};
 use crate::model::{Label, Reason};
-use crate::retry::retry_after;
+use crate::retry::{self, retry_after, ReadError, Try};
 
 pub const DEFAULT_MAX_BODY_BYTES: u64 = 10 * 1024 * 1024;
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -315,23 +314,16 @@ impl DirectFetcher {
         status: u16,
         response: reqwest::Response,
     ) -> Result<Vec<u8>, Attempt> {
-        let cap = self.options.max_body_bytes;
-        if response.content_length().is_some_and(|len| len > cap) {
-            return Err(too_large(final_url, status, cap));
-        }
-        let mut body = Vec::new();
-        let mut stream = response.bytes_stream();
-        while let Some(chunk) = stream.next().await {
-            let chunk =
-                chunk.map_err(|err| transport_failure(final_url, &err).with_status(status))?;
-            if body.len() as u64 + chunk.len() as u64 > cap {
-                return Err(too_large(final_url, status, cap));
-            }
-            body.extend_from_slice(&chunk);
-        }
-        Ok(body)
+        retry::read_capped(response, self.options.max_body_bytes)
+            .await
+            .map_err(|err| match err {
+                ReadError::TooLarge { cap } => too_large(final_url, status, cap),
+                ReadError::Body(err) => transport_failure(final_url, &err).with_status(status),
+            })
     }
 
+    /// The delay before retry number `retry` with this fetcher's base.
+    #[cfg(test)]
     fn backoff(&self, retry: u32) -> Duration {
         crate::retry::backoff(self.options.retry_base, retry)
     }
@@ -353,43 +345,37 @@ impl Fetcher for DirectFetcher {
                 )
             }
         };
-        let mut attempt = 1;
-        loop {
+        let policy = retry::Policy {
+            attempts: self.options.attempts,
+            base: self.options.retry_base,
+            max_wait: self.options.max_retry_wait,
+        };
+        let outcome = retry::run(&policy, || async {
             match self.attempt(&requested).await {
-                Attempt::Done(outcome) => return outcome,
+                Attempt::Done(outcome) => Try::Done(outcome),
                 Attempt::Retry {
                     rejection,
                     retry_after,
-                } => {
-                    if attempt >= self.options.attempts {
-                        return FetchOutcome::Rejected(with_attempts(rejection, attempt));
-                    }
-                    let wait = retry_after.unwrap_or_else(|| self.backoff(attempt));
-                    if wait > self.options.max_retry_wait {
-                        let detail = format!(
-                            "{}; the server asked to wait {}s, more than the {}s allowed",
-                            rejection.detail.clone().unwrap_or_default(),
-                            wait.as_secs(),
-                            self.options.max_retry_wait.as_secs()
-                        );
-                        return FetchOutcome::Rejected(rejection.detail(detail));
-                    }
-                    tracing::debug!(%url, attempt, wait_ms = wait.as_millis() as u64, reason = %rejection.reason, "retrying");
-                    tokio::time::sleep(wait).await;
-                    attempt += 1;
-                }
+                } => Try::Retry {
+                    error: rejection,
+                    retry_after,
+                },
+            }
+        })
+        .await;
+        match outcome {
+            Ok(outcome) => outcome,
+            Err(exhausted) => {
+                let rejection = exhausted.error;
+                let detail = format!(
+                    "{}{}",
+                    rejection.detail.clone().unwrap_or_default(),
+                    exhausted.note
+                );
+                FetchOutcome::Rejected(rejection.detail(detail))
             }
         }
     }
-}
-
-fn with_attempts(rejection: Rejection, attempts: u32) -> Rejection {
-    let detail = format!(
-        "{} (after {attempts} attempt{})",
-        rejection.detail.clone().unwrap_or_default(),
-        if attempts == 1 { "" } else { "s" }
-    );
-    rejection.detail(detail)
 }
 
 fn too_large(final_url: &Url, status: u16, cap: u64) -> Attempt {

@@ -25,10 +25,11 @@ use thiserror::Error;
 use url::Url;
 
 use super::anthropic::AnthropicJudge;
-use super::http::{JsonClient, RetryPolicy};
+use super::http::JsonClient;
 use super::ollama::OllamaJudge;
 use super::openai::OpenAiJudge;
 use super::Judge;
+use crate::retry::Policy;
 
 pub const DEFAULT_OPENAI_MODEL: &str = "gpt-4o-mini";
 pub const DEFAULT_ANTHROPIC_MODEL: &str = "claude-haiku-4-5";
@@ -267,10 +268,10 @@ pub(crate) fn prepare(
     let client = JsonClient::new(
         config.timeout,
         config.connect_timeout,
-        RetryPolicy {
+        Policy {
             attempts: config.attempts,
-            retry_base: config.retry_base,
-            max_retry_wait: config.max_retry_wait,
+            base: config.retry_base,
+            max_wait: config.max_retry_wait,
         },
         key_variable.and(key),
         key_variable,

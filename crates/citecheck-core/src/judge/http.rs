@@ -1,7 +1,7 @@
 //! HTTP plumbing shared by the LLM judges: one JSON POST with a bounded time per attempt, retried
-//! with exponential backoff and jitter on 408/425/429, 5xx (Anthropic's 529 included) and
-//! connection failures or timeouts, honouring `Retry-After` (seconds or an HTTP date) and
-//! OpenAI's `retry-after-ms` up to a bound.
+//! through the pipeline's one retry loop ([`crate::retry`]) on 408/425/429, 5xx (Anthropic's 529
+//! included) and connection failures or timeouts, honouring `Retry-After` (seconds or an HTTP
+//! date) and OpenAI's `retry-after-ms` up to a bound.
 //!
 //! Guarantees about secrets: error messages are built from the status, the provider's own error
 //! message and the client error without its URL; request headers never appear in them; a 401/403
@@ -17,25 +17,15 @@ use url::Url;
 
 use super::answer::snippet;
 use super::JudgeError;
+use crate::retry::{self, Note, Policy, ReadError, TransportFailure, Try};
 
 /// A provider answer larger than this is not an answer to a three-field question.
-const MAX_RESPONSE_BYTES: usize = 4 * 1024 * 1024;
-
-/// Retry and time bounds of a judge's HTTP calls.
-#[derive(Debug, Clone)]
-pub(crate) struct RetryPolicy {
-    /// Attempts per judgement, the first included (at least 1).
-    pub attempts: u32,
-    /// First backoff delay; doubles per retry, with jitter.
-    pub retry_base: Duration,
-    /// A wait the server asks for beyond this ends the retries at once.
-    pub max_retry_wait: Duration,
-}
+const MAX_RESPONSE_BYTES: u64 = 4 * 1024 * 1024;
 
 /// A JSON-over-HTTP client for one provider.
 pub(crate) struct JsonClient {
     client: reqwest::Client,
-    policy: RetryPolicy,
+    policy: Policy,
     /// The key, for scrubbing messages; `None` for providers without one.
     key: Option<SecretString>,
     /// The variable the key comes from, named when the provider rejects it.
@@ -53,7 +43,7 @@ impl JsonClient {
     pub fn new(
         timeout: Duration,
         connect_timeout: Duration,
-        policy: RetryPolicy,
+        policy: Policy,
         key: Option<SecretString>,
         key_variable: Option<&'static str>,
     ) -> Result<Self, reqwest::Error> {
@@ -86,42 +76,23 @@ impl JsonClient {
         headers: HeaderMap,
         body: &Value,
     ) -> Result<Value, JudgeError> {
-        let mut attempt = 1;
-        loop {
-            let failure = match self.attempt(url, headers.clone(), body).await {
-                Ok(value) => {
-                    tracing::debug!(attempt, "judge answered");
-                    return Ok(value);
+        let outcome = retry::run(&self.policy, || {
+            let headers = headers.clone();
+            async move {
+                match self.attempt(url, headers, body).await {
+                    Ok(value) => Try::Done(Ok(value)),
+                    Err(failure) if failure.retry => Try::Retry {
+                        error: failure.error,
+                        retry_after: failure.retry_after,
+                    },
+                    Err(failure) => Try::Done(Err(failure.error)),
                 }
-                Err(failure) => failure,
-            };
-            if !failure.retry {
-                return Err(failure.error);
             }
-            if attempt >= self.policy.attempts {
-                return Err(with_attempts(failure.error, attempt));
-            }
-            let wait = failure
-                .retry_after
-                .unwrap_or_else(|| backoff(self.policy.retry_base, attempt));
-            if wait > self.policy.max_retry_wait {
-                return Err(with_note(
-                    failure.error,
-                    &format!(
-                        "the server asked to wait {}s, more than the {}s allowed",
-                        wait.as_secs(),
-                        self.policy.max_retry_wait.as_secs()
-                    ),
-                ));
-            }
-            tracing::debug!(
-                attempt,
-                wait_ms = wait.as_millis() as u64,
-                error = %failure.error,
-                "judge call failed; retrying"
-            );
-            tokio::time::sleep(wait).await;
-            attempt += 1;
+        })
+        .await;
+        match outcome {
+            Ok(answer) => answer,
+            Err(exhausted) => Err(with_note(exhausted.error, exhausted.note)),
         }
     }
 
@@ -136,22 +107,25 @@ impl JsonClient {
             .map_err(|err| self.transport(err))?;
         let status = response.status();
         let retry_after = retry_after(response.headers());
-        let bytes = read_capped(response).await.map_err(|err| match err {
-            ReadError::Client(err) => self.transport(err),
-            ReadError::TooLarge => Failure {
-                error: JudgeError::InvalidAnswer(format!(
-                    "the response is larger than {MAX_RESPONSE_BYTES} bytes"
-                )),
-                retry: false,
-                retry_after: None,
-            },
-        })?;
+        let bytes = retry::read_capped(response, MAX_RESPONSE_BYTES)
+            .await
+            .map_err(|err| match err {
+                ReadError::Body(err) => self.transport(err),
+                ReadError::TooLarge { .. } => Failure {
+                    error: JudgeError::InvalidAnswer(format!(
+                        "the response is larger than {MAX_RESPONSE_BYTES} bytes"
+                    )),
+                    retry: false,
+                    retry_after: None,
+                },
+            })?;
         if !status.is_success() {
             let code = status.as_u16();
             return Err(Failure {
                 error: JudgeError::Status {
                     status: code,
                     message: self.status_message(code, &bytes),
+                    note: Note::None,
                 },
                 retry: is_transient(code),
                 retry_after,
@@ -167,30 +141,15 @@ impl JsonClient {
         })
     }
 
-    /// A client error without its URL, with its causes.
+    /// A client error, kept as the source (without its URL, which is all that could carry a
+    /// secret: keys travel in headers, which reqwest's errors never show).
     fn transport(&self, err: reqwest::Error) -> Failure {
-        let timed_out = err.is_timeout();
-        let err = err.without_url();
-        let mut message = if timed_out {
-            "the request timed out".to_string()
-        } else if err.is_connect() {
-            "could not connect".to_string()
-        } else {
-            "the request failed".to_string()
-        };
-        let mut source: Option<&(dyn std::error::Error + 'static)> = Some(&err);
-        let mut last = String::new();
-        while let Some(e) = source {
-            let text = e.to_string();
-            if text != last && !text.is_empty() {
-                message.push_str(": ");
-                message.push_str(&text);
-                last = text;
-            }
-            source = e.source();
-        }
         Failure {
-            error: JudgeError::Transport(self.scrub(&message)),
+            error: JudgeError::Transport {
+                failure: TransportFailure::of(&err),
+                note: Note::None,
+                source: err.without_url(),
+            },
             retry: true,
             retry_after: None,
         }
@@ -240,43 +199,27 @@ fn provider_error_message(body: &Value) -> Option<String> {
     }
 }
 
-enum ReadError {
-    Client(reqwest::Error),
-    TooLarge,
-}
-
-async fn read_capped(mut response: reqwest::Response) -> Result<Vec<u8>, ReadError> {
-    let mut body = Vec::new();
-    while let Some(chunk) = response.chunk().await.map_err(ReadError::Client)? {
-        if body.len() + chunk.len() > MAX_RESPONSE_BYTES {
-            return Err(ReadError::TooLarge);
-        }
-        body.extend_from_slice(&chunk);
-    }
-    Ok(body)
-}
-
 /// Statuses worth another attempt: timeouts, rate limits, overload and server errors.
 fn is_transient(status: u16) -> bool {
     matches!(status, 408 | 425 | 429) || (500..=599).contains(&status)
 }
 
-fn with_attempts(error: JudgeError, attempts: u32) -> JudgeError {
-    with_note(
-        error,
-        &format!(
-            "after {attempts} attempt{}",
-            if attempts == 1 { "" } else { "s" }
-        ),
-    )
-}
-
-fn with_note(error: JudgeError, note: &str) -> JudgeError {
+/// `error` with how its retries ended.
+fn with_note(error: JudgeError, ended: Note) -> JudgeError {
     match error {
-        JudgeError::Transport(message) => JudgeError::Transport(format!("{message} ({note})")),
-        JudgeError::Status { status, message } => JudgeError::Status {
+        JudgeError::Transport {
+            failure, source, ..
+        } => JudgeError::Transport {
+            failure,
+            note: ended,
+            source,
+        },
+        JudgeError::Status {
+            status, message, ..
+        } => JudgeError::Status {
             status,
-            message: format!("{message} ({note})"),
+            message,
+            note: ended,
         },
         other => other,
     }
@@ -294,12 +237,6 @@ fn retry_after(headers: &HeaderMap) -> Option<Duration> {
         return Some(Duration::from_secs_f64(ms / 1000.0));
     }
     crate::retry::retry_after(headers)
-}
-
-/// The delay before retry number `retry` (1 = the first retry): `base * 2^(retry-1)`, drawn
-/// from its upper half so that concurrent judges do not retry in step.
-fn backoff(base: Duration, retry: u32) -> Duration {
-    crate::retry::backoff(base, retry)
 }
 
 #[cfg(test)]
@@ -338,12 +275,12 @@ mod tests {
         for retry in 1..=5 {
             let full = base * (1 << (retry - 1));
             for _ in 0..20 {
-                let wait = backoff(base, retry);
+                let wait = crate::retry::backoff(base, retry);
                 assert!(wait >= full / 2 && wait <= full, "{retry}: {wait:?}");
             }
         }
         // Huge retry numbers saturate instead of overflowing.
-        assert!(backoff(base, u32::MAX) > Duration::ZERO);
+        assert!(crate::retry::backoff(base, u32::MAX) > Duration::ZERO);
     }
 
     #[test]
@@ -379,10 +316,10 @@ mod tests {
         let client = JsonClient::new(
             Duration::from_secs(1),
             Duration::from_secs(1),
-            RetryPolicy {
+            Policy {
                 attempts: 1,
-                retry_base: Duration::from_millis(1),
-                max_retry_wait: Duration::from_secs(1),
+                base: Duration::from_millis(1),
+                max_wait: Duration::from_secs(1),
             },
             Some(SecretString::from("sk-very-secret")),
             Some("OPENAI_API_KEY"),

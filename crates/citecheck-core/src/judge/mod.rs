@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::model::{JudgeInfo, TokenUsage};
+use crate::retry::{Note, TransportFailure};
 
 pub mod answer;
 pub mod anthropic;
@@ -55,14 +56,29 @@ pub struct Judgement {
 pub enum JudgeError {
     #[error("the judge needs {variable}, which is not set")]
     MissingKey { variable: &'static str },
-    #[error("judge request failed: {0}")]
-    Transport(String),
-    #[error("judge answered HTTP {status}: {message}")]
-    Status { status: u16, message: String },
+    /// No answer came: the request timed out, could not connect or failed on the way.
+    #[error("judge request {failure}{note}")]
+    Transport {
+        failure: TransportFailure,
+        note: Note,
+        /// The client's error, without its URL.
+        #[source]
+        source: reqwest::Error,
+    },
+    /// The provider answered with an error status; `message` is its own text, scrubbed.
+    #[error("judge answered HTTP {status}: {message}{note}")]
+    Status {
+        status: u16,
+        message: String,
+        note: Note,
+    },
     #[error("judge answer is not valid: {0}")]
     InvalidAnswer(String),
     #[error("judge refused: {0}")]
     Refusal(String),
+    /// A judge running on the blocking pool panicked.
+    #[error("the judge task panicked")]
+    Panicked(#[source] tokio::task::JoinError),
 }
 
 #[async_trait]

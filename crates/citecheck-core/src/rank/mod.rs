@@ -19,13 +19,20 @@ pub struct PagePassages {
     pub passages: Vec<String>,
 }
 
+/// An implementation's own error, kept as the source.
+pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
+
+/// Why a page's passages could not be ranked. The verifier turns it into a `ranker_error`
+/// verdict, so a broken ranker never passes for a judge that found nothing.
 #[derive(Debug, Error)]
 #[non_exhaustive]
 pub enum RankError {
-    #[error("ranking model unavailable: {0}")]
-    ModelUnavailable(String),
-    #[error("ranking failed: {0}")]
-    Failed(String),
+    #[error("the ranking model is unavailable")]
+    ModelUnavailable(#[source] BoxError),
+    #[error("the ranker failed")]
+    Failed(#[source] BoxError),
+    #[error("the ranking task panicked")]
+    Panicked(#[source] tokio::task::JoinError),
 }
 
 /// Ranks passages against a claim. Implementations are CPU-bound and synchronous; the verifier
@@ -37,6 +44,12 @@ pub trait Ranker: Send + Sync {
     /// Indices into `page.passages` of the best `k` passages, best first; ties keep page order.
     /// Returns fewer than `k` when the page has fewer passages, and none when `k` is 0.
     fn top_k(&self, claim: &str, page: &PagePassages, k: usize) -> Result<Vec<usize>, RankError>;
+
+    /// Whether the ranker's model is loaded and ready, as the ranker itself knows it; `None`
+    /// for a ranker that uses no model (BM25). Shown by `/health`.
+    fn model_loaded(&self) -> Option<bool> {
+        None
+    }
 }
 
 /// Sorts `(score, index)` pairs best first, ties by index, and keeps the first `k` indices.

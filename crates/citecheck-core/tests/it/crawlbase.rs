@@ -396,20 +396,20 @@ async fn verdicts_carry_the_rid_and_the_crawl_cost_and_the_claim_sums_it() {
     use std::sync::Arc;
 
     use citecheck_core::rank::Bm25Ranker;
-    use citecheck_core::{Verifier, VerifyOptions};
+    use citecheck_core::{Check, Verifier};
 
     let mock = Mock::start().await;
     let fetcher = Arc::new(both_tokens(&mock));
-    let verifier = Verifier::new(
+    let verifier = Verifier::builder(
         Arc::clone(&fetcher) as Arc<dyn Fetcher>,
         Arc::new(Bm25Ranker),
         Arc::new(SilentJudge),
-        VerifyOptions::default(),
     )
+    .build()
     .expect("valid options");
     let urls = [cited("/article"), cited("/gone"), cited("/article")];
     let result = verifier
-        .verify("Water boils at 100 degrees Celsius.", &urls)
+        .verify(Check::new("Water boils at 100 degrees Celsius.", &urls))
         .await;
 
     let article = &result.citations[0];

@@ -76,7 +76,7 @@ pub async fn assert_a_slow_server_times_out(
     config.timeout = Duration::from_millis(300);
     config.attempts = 2;
     let err = judge_with(config, &passages()).await.expect_err("too slow");
-    assert!(matches!(err, JudgeError::Transport(_)), "{err}");
+    assert!(matches!(err, JudgeError::Transport { .. }), "{err}");
     assert!(err.to_string().contains("timed out"), "{err}");
     assert_eq!(mock.hits(), 2);
 }

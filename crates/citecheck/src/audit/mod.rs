@@ -13,57 +13,21 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
 use anyhow::Context;
-use citecheck_core::ClaimVerdict;
+use async_trait::async_trait;
+use citecheck_core::store::{LastSeen, StoreError, VerdictRecorder};
+use citecheck_core::{ClaimVerdict, Origin};
 use rusqlite::{params, Connection, OpenFlags};
 use serde::{Deserialize, Serialize};
 
 pub mod command;
+mod drift;
 mod query;
 pub mod schema;
 
 pub use query::{parse_time_bound, AuditFilter, COLUMN_NAMES};
 
-/// The default index: `audit.sqlite3` in the per-user data directory.
-pub fn default_path() -> anyhow::Result<PathBuf> {
-    Ok(data_dir()?.join("audit.sqlite3"))
-}
-
-/// citecheck's per-user data directory (`~/.local/share/citecheck` on Linux).
-pub fn data_dir() -> anyhow::Result<PathBuf> {
-    directories::ProjectDirs::from("", "", "citecheck")
-        .map(|dirs| dirs.data_dir().to_path_buf())
-        .context("cannot find a home directory for the default data directory; set --audit-db")
-}
-
-/// Where a verdict came from; stored with each of its rows.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RunInfo {
-    /// `verify`, `batch` or `api`.
-    pub source: String,
-    /// Groups the rows of one batch run.
-    pub run_id: Option<String>,
-    /// The claim's id in a batch input.
-    pub claim_id: Option<String>,
-}
-
-impl RunInfo {
-    pub fn new(source: impl Into<String>) -> Self {
-        RunInfo {
-            source: source.into(),
-            ..RunInfo::default()
-        }
-    }
-
-    pub fn with_run_id(mut self, run_id: impl Into<String>) -> Self {
-        self.run_id = Some(run_id.into());
-        self
-    }
-
-    pub fn with_claim_id(mut self, claim_id: impl Into<String>) -> Self {
-        self.claim_id = Some(claim_id.into());
-        self
-    }
-}
+/// Where a verdict came from; stored with each of its rows (the core's [`Origin`]).
+pub type RunInfo = Origin;
 
 /// One stored citation, as `citecheck audit` shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -94,6 +58,13 @@ pub struct AuditRow {
     pub output_tokens: Option<u64>,
     /// What a crawling service spent (JSON), when one was used.
     pub crawl_cost: Option<String>,
+    /// The link to the quote on the page (a text fragment URL).
+    pub evidence_url: Option<String>,
+    /// The quote's character range in the stored page.
+    pub evidence_start: Option<u64>,
+    pub evidence_end: Option<u64>,
+    /// What the web archive said about a dead link (JSON), when it was asked.
+    pub archive: Option<String>,
 }
 
 /// A shared handle on the audit index.
@@ -194,9 +165,10 @@ impl AuditStore {
                 "INSERT INTO citations (recorded_at, source, run_id, claim_id, claim, overall,
                     url, final_url, label, reason, confidence, evidence_quote, original_status,
                     rid, fetcher, judge_provider, judge_model, prompt_version, content_sha256,
-                    fetched_at, detail, input_tokens, output_tokens, crawl_cost)
+                    fetched_at, detail, input_tokens, output_tokens, crawl_cost, evidence_url,
+                    evidence_start, evidence_end, archive)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
-                    ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)",
+                    ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)",
             )?;
             for c in &verdict.citations {
                 let meta = c.meta.clone().unwrap_or_default();
@@ -229,6 +201,13 @@ impl AuditStore {
                     meta.crawl_cost
                         .as_ref()
                         .and_then(|cost| serde_json::to_string(cost).ok()),
+                    c.follow_up.evidence_url,
+                    c.follow_up.evidence_offsets.map(|o| o.start as i64),
+                    c.follow_up.evidence_offsets.map(|o| o.end as i64),
+                    c.follow_up
+                        .archive
+                        .as_ref()
+                        .and_then(|archive| serde_json::to_string(archive).ok()),
                 ])?;
                 ids.push(tx.last_insert_rowid());
             }
@@ -288,6 +267,19 @@ impl AuditStore {
         self.conn
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+/// The audit index as the verifier's recorder: every verdict given is one transaction of rows.
+#[async_trait]
+impl VerdictRecorder for AuditStore {
+    async fn record(&self, verdict: &ClaimVerdict, origin: &Origin) -> Result<(), StoreError> {
+        AuditStore::record(self, verdict, origin).await?;
+        Ok(())
+    }
+
+    async fn last_seen(&self, url: &str) -> Result<Option<LastSeen>, StoreError> {
+        Ok(AuditStore::last_seen(self, url).await?)
     }
 }
 

@@ -3,11 +3,11 @@
 
 use std::time::{Duration, SystemTime};
 
-use anyhow::Context;
 use rusqlite::types::Value;
 use rusqlite::Row;
 
 use super::{format_time, AuditRow};
+use crate::config::ConfigError;
 
 /// Which rows to read. Empty fields do not filter.
 #[derive(Debug, Clone, Default)]
@@ -95,7 +95,7 @@ impl AuditFilter {
 }
 
 /// The columns of [`AuditRow`], in order (also the CSV header of `citecheck audit`).
-pub const COLUMN_NAMES: [&str; 25] = [
+pub const COLUMN_NAMES: [&str; 29] = [
     "id",
     "recorded_at",
     "source",
@@ -121,6 +121,10 @@ pub const COLUMN_NAMES: [&str; 25] = [
     "input_tokens",
     "output_tokens",
     "crawl_cost",
+    "evidence_url",
+    "evidence_start",
+    "evidence_end",
+    "archive",
 ];
 
 /// `%text%` for LIKE (case-insensitive for ASCII), with LIKE's wildcards escaped.
@@ -164,13 +168,17 @@ pub(super) fn row_from_sql(row: &Row<'_>) -> anyhow::Result<AuditRow> {
         input_tokens: row.get::<_, Option<i64>>(22)?.map(|n| n.max(0) as u64),
         output_tokens: row.get::<_, Option<i64>>(23)?.map(|n| n.max(0) as u64),
         crawl_cost: row.get(24)?,
+        evidence_url: row.get(25)?,
+        evidence_start: row.get::<_, Option<i64>>(26)?.map(|n| n.max(0) as u64),
+        evidence_end: row.get::<_, Option<i64>>(27)?.map(|n| n.max(0) as u64),
+        archive: row.get(28)?,
     })
 }
 
 /// A time bound as people type it: RFC 3339 (`2025-03-01T12:00:00Z`), a date (`2025-03-01`,
 /// midnight UTC), or an age (`90m`, `24h`, `7d`: that long before `now`). Returns the stored
 /// format.
-pub fn parse_time_bound(text: &str, now: SystemTime) -> anyhow::Result<String> {
+pub fn parse_time_bound(text: &str, now: SystemTime) -> Result<String, ConfigError> {
     let text = text.trim();
     if let Ok(age) = humantime::parse_duration(text) {
         let at = now.checked_sub(age).unwrap_or(SystemTime::UNIX_EPOCH);
@@ -181,8 +189,9 @@ pub fn parse_time_bound(text: &str, now: SystemTime) -> anyhow::Result<String> {
     } else {
         text.to_string()
     };
-    let at = humantime::parse_rfc3339_weak(&full).with_context(|| {
-        format!("`{text}` is not a time: use 2025-03-01, 2025-03-01T12:00:00Z or an age like 24h")
+    let at = humantime::parse_rfc3339_weak(&full).map_err(|source| ConfigError::NotATime {
+        text: text.to_string(),
+        source,
     })?;
     // Sub-second precision is not stored; round down so a bound never skips its own second.
     let secs = at

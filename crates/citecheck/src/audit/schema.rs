@@ -42,6 +42,14 @@ pub const MIGRATIONS: &[&str] = &[
     CREATE INDEX citations_run ON citations (run_id);",
     // 2: what a crawling service spent on the citation (JSON of `CrawlCost`; NULL when free).
     "ALTER TABLE citations ADD COLUMN crawl_cost TEXT;",
+    // 3: what a reader follows up on: the link to the quote and its range in the stored page,
+    // what the web archive said about a dead link (JSON of `ArchiveInfo`); and the index that
+    // makes "the last verdict for this URL" one indexed lookup (drift).
+    "ALTER TABLE citations ADD COLUMN evidence_url TEXT;
+    ALTER TABLE citations ADD COLUMN evidence_start INTEGER;
+    ALTER TABLE citations ADD COLUMN evidence_end INTEGER;
+    ALTER TABLE citations ADD COLUMN archive TEXT;
+    CREATE INDEX citations_url ON citations (url, recorded_at);",
 ];
 
 /// Brings `conn` up to the latest schema.

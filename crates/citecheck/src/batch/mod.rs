@@ -3,35 +3,30 @@
 //! Every claim-URL pair is one citation. The run is streamed (input read lazily, results written
 //! as each claim completes), bounded (`BATCH_CONCURRENCY` claims in flight, a per-host fetch
 //! limit, a fixed-size page cache), resumable (`--resume`, `--retry-failed`) and interruptible
-//! (Ctrl-C keeps every finished claim). See [`run::execute`] for the loop and [`summary`] for the
-//! figures it prints.
+//! (Ctrl-C keeps every finished claim). See [`run::execute`] for the loop and
+//! [`Summary`] for the figures it prints.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::SystemTime;
 
+use citecheck_core::verifier::{DEFAULT_CACHE_PAGES, DEFAULT_PER_HOST};
 use clap::Args;
-use serde::Deserialize;
 
-use crate::audit::command::StorePaths;
-use crate::cli::{Format, GlobalArgs};
-use crate::settings::{self, ConfigError, FileConfig, Settings};
+use crate::config::{at_least_one, BatchSection, Config};
+use crate::error::{AppError, EXIT_INTERRUPTED};
+use crate::output::Format;
+use crate::storage::Stores;
 
-pub mod cache;
 pub mod input;
 pub mod output;
 pub mod progress;
 pub mod run;
-pub mod summary;
 
+pub use crate::results::Summary;
 pub use run::{execute, BatchJob};
-pub use summary::Summary;
 
 /// Claims verified at once by default (the reference design's `BATCH_CONCURRENCY`).
 pub const DEFAULT_CONCURRENCY: usize = 4;
-
-/// Exit code of a batch stopped by Ctrl-C (128 + SIGINT, as shells report it).
-pub const EXIT_INTERRUPTED: u8 = 130;
 
 /// `citecheck batch INPUT.jsonl`
 #[derive(Debug, Args)]
@@ -97,23 +92,9 @@ Exit codes (batch):
   1    a fatal error (an output could not be written)
   3    a configuration or usage error";
 
-/// The config file's `[batch]` section.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct BatchSection {
-    pub concurrency: Option<usize>,
-    pub per_host: Option<usize>,
-    pub cache_pages: Option<usize>,
-}
-
 impl BatchArgs {
     /// The run these flags describe, with the config file's `[batch]` filling the gaps.
-    pub fn job(&self, file: &BatchSection, quiet: bool) -> anyhow::Result<BatchJob> {
-        let positive = |name: &str, value: Option<usize>, default: usize| match value {
-            None => Ok(default),
-            Some(0) => Err(ConfigError(format!("{name} must be at least 1"))),
-            Some(n) => Ok(n),
-        };
+    pub fn job(&self, file: &BatchSection, quiet: bool) -> Result<BatchJob, AppError> {
         if self.out.is_none() && self.jsonl.is_none() && self.html.is_none() {
             tracing::warn!("no --out, --jsonl or --html: only the summary will be kept");
         }
@@ -125,20 +106,20 @@ impl BatchArgs {
             resume: self.resume,
             retry_failed: self.retry_failed,
             force: self.force,
-            concurrency: positive(
+            concurrency: at_least_one(
                 "batch concurrency (BATCH_CONCURRENCY)",
                 self.concurrency.or(file.concurrency),
                 DEFAULT_CONCURRENCY,
             )?,
-            per_host: positive(
+            per_host: at_least_one(
                 "per-host limit (BATCH_PER_HOST)",
                 self.per_host.or(file.per_host),
-                cache::DEFAULT_PER_HOST,
+                DEFAULT_PER_HOST,
             )?,
-            cache_pages: positive(
+            cache_pages: at_least_one(
                 "page cache (BATCH_CACHE_PAGES)",
                 self.cache_pages.or(file.cache_pages),
-                cache::DEFAULT_CACHE_PAGES,
+                DEFAULT_CACHE_PAGES,
             )?,
             quiet,
             run_id: new_run_id(),
@@ -154,21 +135,15 @@ fn new_run_id() -> String {
 
 /// `citecheck batch`: builds the pipeline and stores, runs, prints the summary on stdout.
 /// Returns the exit code: 0 when the input was processed, [`EXIT_INTERRUPTED`] after Ctrl-C.
-pub async fn command(args: &BatchArgs, global: &GlobalArgs) -> anyhow::Result<u8> {
-    let settings = Settings::resolve(global)?;
-    let file = match &global.config {
-        Some(path) => settings::load_file(path)?,
-        None => FileConfig::default(),
-    };
-    let job = args.job(&file.batch, global.quiet)?;
-    let paths = StorePaths::merge(&global.store, &file.audit)?;
-    let built = crate::engine::build(&settings)?;
-    let crawlbase = built.crawlbase.clone();
-    let verifier = built.verifier;
-    let (audit, evidence) = paths.open_for_writing();
-    let verifier = match evidence {
-        Some(store) => crate::evidence::with_store(&verifier, store)?,
-        None => verifier,
+pub async fn run(args: &BatchArgs, config: &Config) -> Result<u8, AppError> {
+    let job = args.job(&config.batch, config.quiet)?;
+    let engine = crate::engine::build_off_executor(&config.pipeline).await?;
+    let stores = match config.store_paths() {
+        Ok(paths) => Stores::open_off_executor(&paths).await,
+        Err(err) => {
+            tracing::warn!("nothing will be kept for the audit: {err}");
+            Stores::none()
+        }
     };
     let interrupt = async {
         if tokio::signal::ctrl_c().await.is_err() {
@@ -176,19 +151,19 @@ pub async fn command(args: &BatchArgs, global: &GlobalArgs) -> anyhow::Result<u8
             std::future::pending::<()>().await;
         }
     };
-    let mut summary = execute(&job, Arc::new(verifier), audit, interrupt).await?;
-    summary.crawl = crawlbase.as_ref().map(|fetcher| fetcher.usage());
+    let mut summary = execute(&job, stores.attach(engine.builder), interrupt).await?;
+    summary.crawl = engine.crawlbase.as_ref().map(|fetcher| fetcher.usage());
     let rendered = match args.format {
         Format::Text => summary.render(),
-        Format::Json => serde_json::to_string_pretty(&summary)? + "\n",
+        Format::Json => serde_json::to_string_pretty(&summary).map_err(anyhow::Error::from)? + "\n",
     };
     print!("{rendered}");
     if let Some(html) = &job.html {
         eprintln!("report written to {}", html.display());
     }
     // Everything finished is written; an account problem still fails the run loudly.
-    if let Some(err) = crawlbase.and_then(|fetcher| fetcher.config_error()) {
-        return Err(crate::settings::ConfigError(err.to_string()).into());
+    if let Some(err) = crate::engine::account_error(engine.crawlbase.as_ref()) {
+        return Err(err);
     }
     Ok(if summary.interrupted {
         EXIT_INTERRUPTED

@@ -12,31 +12,13 @@ use std::io::{BufRead, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use citecheck_core::{ClaimVerdict, UrlVerdict};
-use serde::{Deserialize, Serialize};
+use citecheck_core::UrlVerdict;
 use tempfile::NamedTempFile;
 
 use super::input::IdSet;
-use super::summary::Summary;
-use crate::settings::ConfigError;
-
-/// One line of the `--jsonl` output: the claim's id and its full verdict.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct BatchResult {
-    pub id: String,
-    #[serde(flatten)]
-    pub verdict: ClaimVerdict,
-}
-
-impl BatchResult {
-    /// True when some citation's fetch failed in a way worth retrying.
-    pub fn has_fetch_failure(&self) -> bool {
-        self.verdict
-            .citations
-            .iter()
-            .any(|c| c.reason.as_ref().is_some_and(|r| r.is_fetch_failure()))
-    }
-}
+use crate::error::AppError;
+pub use crate::results::BatchResult;
+use crate::results::Summary;
 
 /// The CSV report's columns, one row per citation.
 pub const CSV_HEADER: [&str; 11] = [
@@ -143,7 +125,7 @@ impl Outputs {
         jsonl_path: Option<&Path>,
         mode: Mode,
         spool: bool,
-    ) -> anyhow::Result<Outputs> {
+    ) -> Result<Outputs, AppError> {
         let csv = match csv_path {
             Some(path) => {
                 let (sink, empty) = open_sink(path, mode)?;
@@ -151,8 +133,10 @@ impl Outputs {
                     .has_headers(false)
                     .from_writer(sink);
                 if empty {
-                    writer.write_record(CSV_HEADER)?;
-                    writer.flush()?;
+                    writer
+                        .write_record(CSV_HEADER)
+                        .and_then(|()| Ok(writer.flush()?))
+                        .with_context(|| format!("writing {}", path.display()))?;
                 }
                 Some(writer)
             }
@@ -225,7 +209,7 @@ impl Outputs {
 }
 
 /// Opens one output; also says whether it is empty (a CSV then needs its header).
-fn open_sink(path: &Path, mode: Mode) -> anyhow::Result<(Sink, bool)> {
+fn open_sink(path: &Path, mode: Mode) -> Result<(Sink, bool), AppError> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
@@ -233,12 +217,11 @@ fn open_sink(path: &Path, mode: Mode) -> anyhow::Result<(Sink, bool)> {
     match mode {
         Mode::Fresh { force } => {
             if existing > 0 && !force {
-                return Err(ConfigError(format!(
+                return Err(AppError::usage(format!(
                     "{} already has results: pass --resume to continue it, --retry-failed to \
                      retry its failed fetches, or --force to overwrite it",
                     path.display()
-                ))
-                .into());
+                )));
             }
             let file =
                 File::create(path).with_context(|| format!("creating {}", path.display()))?;
@@ -251,7 +234,11 @@ fn open_sink(path: &Path, mode: Mode) -> anyhow::Result<(Sink, bool)> {
                 .append(true)
                 .open(path)
                 .with_context(|| format!("opening {}", path.display()))?;
-            let empty = file.metadata()?.len() == 0;
+            let empty = file
+                .metadata()
+                .with_context(|| format!("reading {}", path.display()))?
+                .len()
+                == 0;
             Ok((Sink::Direct(BufWriter::new(file)), empty))
         }
         Mode::Rewrite => {

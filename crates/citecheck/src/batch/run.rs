@@ -1,6 +1,8 @@
-//! The batch loop: streams the input, verifies up to `concurrency` claims at once through the
-//! shared page cache, writes each claim as it completes, records it in the audit index, and
-//! stops cleanly on interruption keeping everything already finished.
+//! The batch loop: streams the input, verifies up to `concurrency` claims at once through one
+//! verifier that shares fetched pages across claims, writes each claim as it completes, and
+//! stops cleanly on interruption keeping everything already finished. Verification itself
+//! (dedupe, concurrency, aggregation, the audit row) is the verifier's: this loop only feeds it
+//! and writes what it returns. File work runs on tokio's blocking pool.
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -9,18 +11,16 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use anyhow::Context;
-use citecheck_core::aggregate;
-use citecheck_core::{ClaimVerdict, UrlVerdict, Verifier};
+use citecheck_core::{Check, Origin, VerifierBuilder};
 use futures::stream::{self, StreamExt};
 use tokio::io::{AsyncBufReadExt, BufReader};
 
-use super::cache::PageCache;
 use super::input::{parse_line, BadLine, IdSet, InputRecord};
 use super::output::{self, BatchResult, Mode, Outputs, Prior};
 use super::progress::Progress;
-use super::summary::Summary;
-use crate::audit::{AuditStore, RunInfo};
-use crate::settings::ConfigError;
+use crate::config::ConfigError;
+use crate::error::AppError;
+use crate::results::Summary;
 
 /// One batch run, fully resolved.
 #[derive(Debug, Clone)]
@@ -46,6 +46,10 @@ pub struct BatchJob {
     pub run_id: String,
 }
 
+/// Claims queued for `--retry-failed`: id -> offset of the old result in `--jsonl`. An entry
+/// leaves only once its new result is written, so a claim in flight at Ctrl-C keeps its old line.
+type RetryMap = Arc<Mutex<HashMap<String, u64>>>;
+
 enum Item {
     Bad(BadLine),
     AlreadyDone,
@@ -62,35 +66,49 @@ enum Outcome {
     Failed(anyhow::Error),
 }
 
-/// Runs `job` with `verifier` until the input ends or `interrupt` resolves. Returns the figures
-/// (with `interrupted` set when stopped early).
+/// Runs `job` with the verifier `builder` describes (this adds the page cache shared across
+/// claims) until the input ends or `interrupt` resolves. Returns the figures (with
+/// `interrupted` set when stopped early).
 pub async fn execute(
     job: &BatchJob,
-    verifier: Arc<Verifier>,
-    audit: Option<AuditStore>,
+    builder: VerifierBuilder,
     interrupt: impl Future<Output = ()>,
-) -> anyhow::Result<Summary> {
+) -> Result<Summary, AppError> {
     if job.retry_failed && job.jsonl.is_none() {
-        return Err(ConfigError(
-            "--retry-failed needs --jsonl: the full verdicts say which fetches failed".into(),
-        )
-        .into());
+        return Err(AppError::usage(
+            "--retry-failed needs --jsonl: the full verdicts say which fetches failed",
+        ));
     }
     if job.resume && job.csv.is_none() && job.jsonl.is_none() {
-        return Err(ConfigError("--resume needs --out or --jsonl to resume from".into()).into());
+        return Err(AppError::usage(
+            "--resume needs --out or --jsonl to resume from",
+        ));
     }
+    let verifier = Arc::new(
+        builder
+            .shared_pages(job.cache_pages, job.per_host)
+            .build()
+            .map_err(ConfigError::from)?,
+    );
     let input = tokio::fs::File::open(&job.input)
         .await
         .with_context(|| format!("opening the batch input {}", job.input.display()))?;
     let spool = job.html.is_some() && job.jsonl.is_none();
 
-    let (mut outputs, prior) = open_outputs(job, spool)?;
+    let (outputs, prior) = {
+        let job = job.clone();
+        blocking(move || open_outputs(&job, spool)).await??
+    };
+    let mut outputs = Some(outputs);
     let Prior {
         done,
         retry,
         summary: mut figures,
     } = prior;
-    let total = count_lines(&job.input)?;
+    let total = {
+        let path = job.input.clone();
+        blocking(move || count_lines(&path)).await??
+    };
     let mut progress = Progress::new(Some(total), job.quiet);
     if figures.claims_resumed > 0 {
         progress.message(&format!(
@@ -98,19 +116,16 @@ pub async fn execute(
             figures.claims_resumed
         ));
     }
-    let retry = Arc::new(Mutex::new(retry));
-    let cache = Arc::new(PageCache::new(
-        Arc::clone(&verifier),
-        job.cache_pages,
-        job.per_host,
-    ));
+    let retry: RetryMap = Arc::new(Mutex::new(retry));
 
     let items = read_items(input, done, Arc::clone(&retry));
     let jsonl = job.jsonl.clone();
+    let origin = Origin::new("batch").with_run_id(job.run_id.clone());
     let work = items
         .map(|item| {
-            let cache = Arc::clone(&cache);
+            let verifier = Arc::clone(&verifier);
             let jsonl = jsonl.clone();
+            let origin = origin.clone();
             async move {
                 match item {
                     Item::Bad(bad) => Outcome::Bad(bad),
@@ -119,21 +134,27 @@ pub async fn execute(
                         Outcome::Failed(anyhow::Error::new(err).context("reading the batch input"))
                     }
                     Item::Verify(record) => {
-                        let verdict = verify_claim(&cache, &record.claim, &record.urls).await;
+                        let check = Check::new(record.claim, record.urls)
+                            .origin(origin.with_claim_id(record.id.clone()));
                         Outcome::Verified(BatchResult {
                             id: record.id,
-                            verdict,
+                            verdict: verifier.verify(check).await,
                         })
                     }
                     Item::Retry(record, offset) => {
                         let Some(path) = jsonl else {
                             return Outcome::Failed(anyhow::anyhow!("retry without --jsonl"));
                         };
-                        match output::read_result_at(&path, offset) {
-                            Ok((old, _)) => Outcome::Retried(BatchResult {
-                                id: record.id,
-                                verdict: retry_claim(&cache, old.verdict).await,
-                            }),
+                        let old = blocking(move || output::read_result_at(&path, offset)).await;
+                        match old.and_then(|read| read) {
+                            Ok((old, _)) => {
+                                let check = Check::retrying(old.verdict)
+                                    .origin(origin.with_claim_id(record.id.clone()));
+                                Outcome::Retried(BatchResult {
+                                    id: record.id,
+                                    verdict: verifier.verify(check).await,
+                                })
+                            }
                             Err(err) => Outcome::Failed(err),
                         }
                     }
@@ -143,8 +164,6 @@ pub async fn execute(
         .buffer_unordered(job.concurrency.max(1));
     let mut work = Box::pin(work);
 
-    let run = RunInfo::new("batch").with_run_id(job.run_id.clone());
-    let mut audit_failed = false;
     let mut interrupt = std::pin::pin!(interrupt);
     let mut ticker = tokio::time::interval(Duration::from_secs(1));
     loop {
@@ -175,21 +194,24 @@ pub async fn execute(
                 progress.message(&format!("warning: {}: {bad}; skipped", job.input.display()));
             }
             Outcome::Skipped => progress.skipped(),
-            Outcome::Failed(err) => return Err(err),
+            Outcome::Failed(err) => return Err(err.into()),
             Outcome::Verified(result) | Outcome::Retried(result) => {
                 // Retried claims were left out of the figures when the old output was read.
                 let retried = matches!(outcome_kind, Kind::Retried);
-                outputs.write(&result)?;
-                if let Some(store) = &audit {
-                    let run = run.clone().with_claim_id(result.id.clone());
-                    if let Err(err) = store.record(&result.verdict, &run).await {
-                        if !audit_failed {
-                            progress.message(&format!(
-                                "warning: audit rows are not being kept: {err:#}"
-                            ));
-                        }
-                        audit_failed = true;
-                    }
+                let result = {
+                    let mut out = outputs.take().context("the outputs were lost")?;
+                    let (out, result, written) = blocking(move || {
+                        let written = out.write(&result);
+                        (out, result, written)
+                    })
+                    .await?;
+                    outputs = Some(out);
+                    written?;
+                    result
+                };
+                if retried {
+                    // Its new line is out: the old one is no longer needed.
+                    lock(&retry).remove(&result.id);
                 }
                 for c in &result.verdict.citations {
                     figures.add(c);
@@ -203,43 +225,68 @@ pub async fn execute(
             }
         }
     }
-    // Claims in flight when interrupted are dropped here: none was written, none is lost.
+    // Claims in flight when interrupted are dropped here: none was written; a retried one is
+    // still in the retry map and keeps its old line below.
     drop(work);
 
-    // Claims queued for retry but not reached keep their old verdicts.
+    // Claims queued for retry but not rewritten (never reached, or in flight at Ctrl-C) keep
+    // their old verdicts.
     let leftovers: Vec<(String, u64)> = {
-        let mut map = retry.lock().unwrap_or_else(|p| p.into_inner());
-        let mut left: Vec<(String, u64)> = map.drain().collect();
+        let mut left: Vec<(String, u64)> = lock(&retry).drain().collect();
         left.sort_by_key(|(_, offset)| *offset);
         left
     };
-    if let Some(path) = &job.jsonl {
-        for (_, offset) in leftovers {
-            let (old, line) = output::read_result_at(path, offset)?;
-            outputs.write_parts(&old, &line)?;
-            figures.claims_resumed += 1;
-            for c in &old.verdict.citations {
-                figures.add(c);
+    let mut outputs = outputs.context("the outputs were lost")?;
+    let jsonl = job.jsonl.clone();
+    let html = job.html.clone();
+    let (figures, spooled) = blocking(move || -> anyhow::Result<_> {
+        if let Some(path) = &jsonl {
+            for (_, offset) in leftovers {
+                let (old, line) = output::read_result_at(path, offset)?;
+                outputs.write_parts(&old, &line)?;
+                figures.claims_resumed += 1;
+                for c in &old.verdict.citations {
+                    figures.add(c);
+                }
             }
         }
-    }
-
-    let stats = cache.stats();
+        let spooled = outputs.finish()?;
+        Ok((figures, spooled))
+    })
+    .await??;
+    let mut figures = figures;
+    let stats = verifier.page_stats().unwrap_or_default();
     figures.pages_fetched = stats.fetches;
     figures.cache_hits = stats.hits;
     progress.finish();
-    let spooled = outputs.finish()?;
-    if let Some(html) = &job.html {
+    if let Some(html) = html {
         // The full results when they are kept, else this run's spool (always made for --html).
         let source = job
             .jsonl
             .clone()
             .or_else(|| spooled.as_ref().map(|spool| spool.path().to_path_buf()))
             .context("no results to build the HTML report from")?;
-        crate::report::write_html_from_results(&source, html)
-            .with_context(|| format!("writing the HTML report {}", html.display()))?;
+        blocking(move || {
+            crate::report::write_html_from_results(&source, &html)
+                .with_context(|| format!("writing the HTML report {}", html.display()))
+        })
+        .await??;
+        drop(spooled);
     }
     Ok(figures)
+}
+
+/// Runs blocking file work on tokio's blocking pool.
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> anyhow::Result<T> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .context("a batch file task failed")
+}
+
+fn lock(map: &RetryMap) -> std::sync::MutexGuard<'_, HashMap<String, u64>> {
+    map.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 enum Kind {
@@ -247,17 +294,16 @@ enum Kind {
     Other,
 }
 
-fn open_outputs(job: &BatchJob, spool: bool) -> anyhow::Result<(Outputs, Prior)> {
+fn open_outputs(job: &BatchJob, spool: bool) -> Result<(Outputs, Prior), AppError> {
     let csv = job.csv.as_deref();
     let jsonl = job.jsonl.as_deref();
     if job.retry_failed {
         let path = jsonl.unwrap_or(Path::new(""));
         if !path.exists() {
-            return Err(ConfigError(format!(
+            return Err(AppError::usage(format!(
                 "--retry-failed: {} does not exist (nothing to retry)",
                 path.display()
-            ))
-            .into());
+            )));
         }
         let mut outputs = Outputs::open(csv, jsonl, Mode::Rewrite, spool)?;
         let prior =
@@ -280,7 +326,7 @@ fn open_outputs(job: &BatchJob, spool: bool) -> anyhow::Result<(Outputs, Prior)>
 fn read_items(
     file: tokio::fs::File,
     done: IdSet,
-    retry: Arc<Mutex<HashMap<String, u64>>>,
+    retry: RetryMap,
 ) -> impl futures::Stream<Item = Item> {
     struct State {
         reader: BufReader<tokio::fs::File>,
@@ -288,7 +334,7 @@ fn read_items(
         buf: Vec<u8>,
         seen: IdSet,
         done: IdSet,
-        retry: Arc<Mutex<HashMap<String, u64>>>,
+        retry: RetryMap,
         failed: bool,
     }
     let state = State {
@@ -319,13 +365,10 @@ fn read_items(
                 None => continue,
                 Some(Err(bad)) => Item::Bad(bad),
                 Some(Ok(record)) if st.done.contains(&record.id) => Item::AlreadyDone,
-                Some(Ok(record)) => {
-                    let mut retry = st.retry.lock().unwrap_or_else(|p| p.into_inner());
-                    match retry.remove(&record.id) {
-                        Some(offset) => Item::Retry(record, offset),
-                        None => Item::Verify(record),
-                    }
-                }
+                Some(Ok(record)) => match lock(&st.retry).get(&record.id).copied() {
+                    Some(offset) => Item::Retry(record, offset),
+                    None => Item::Verify(record),
+                },
             };
             return Some((item, st));
         }
@@ -348,59 +391,5 @@ fn count_lines(path: &Path) -> anyhow::Result<u64> {
         if !buf.iter().all(u8::is_ascii_whitespace) {
             count += 1;
         }
-    }
-}
-
-/// Verifies one claim through the shared cache: one verdict per URL, in citation order.
-pub async fn verify_claim(cache: &PageCache, claim: &str, urls: &[String]) -> ClaimVerdict {
-    let verifier = cache.verifier();
-    let mut distinct: Vec<&str> = Vec::new();
-    for url in urls {
-        if !distinct.contains(&url.as_str()) {
-            distinct.push(url);
-        }
-    }
-    let verdicts: HashMap<&str, UrlVerdict> = stream::iter(distinct)
-        .map(|url| async move {
-            let fetched = cache.get(url).await;
-            (url, verifier.judge_fetched(claim, url, &fetched).await)
-        })
-        .buffer_unordered(verifier.options().fetch_concurrency.max(1))
-        .collect()
-        .await;
-    let citations: Vec<UrlVerdict> = urls
-        .iter()
-        .filter_map(|url| verdicts.get(url.as_str()).cloned())
-        .collect();
-    ClaimVerdict {
-        claim: claim.to_string(),
-        overall: aggregate::claim_label(citations.iter().map(|c| c.label)),
-        citations,
-    }
-}
-
-/// Re-verifies only the citations of `old` whose fetch failed; the others keep their verdicts.
-pub async fn retry_claim(cache: &PageCache, old: ClaimVerdict) -> ClaimVerdict {
-    let verifier = cache.verifier();
-    let claim = old.claim.clone();
-    let citations: Vec<UrlVerdict> = stream::iter(old.citations)
-        .map(|c| {
-            let claim = claim.as_str();
-            async move {
-                if c.reason.as_ref().is_some_and(|r| r.is_fetch_failure()) {
-                    let fetched = cache.get(&c.url).await;
-                    verifier.judge_fetched(claim, &c.url, &fetched).await
-                } else {
-                    c
-                }
-            }
-        })
-        .buffered(verifier.options().fetch_concurrency.max(1))
-        .collect()
-        .await;
-    ClaimVerdict {
-        overall: aggregate::claim_label(citations.iter().map(|c| c.label)),
-        claim,
-        citations,
     }
 }

@@ -5,7 +5,7 @@
 
 use std::io::Write;
 
-use citecheck_core::Label;
+use citecheck_core::{ArchiveInfo, ArchiveStatus, Label};
 
 use super::charts::{self, LABEL_COLOURS};
 use super::{label_index, DomainCounts, ReportRow, Source, Totals};
@@ -80,7 +80,17 @@ pub fn write(
          <div class=\"figure\"><div class=\"value\">{total}</div><div class=\"caption\">citations\
          <br>{contradicted} contradicted</div></div>\
          <div class=\"figure\"><div class=\"value\">{dead}</div><div class=\"caption\">dead links\
-         <br>{failed} fetch failures</div></div></section>",
+         <br>{failed} fetch failures</div></div>\
+         <div class=\"figure\"><div class=\"value\" id=\"link-rot\">{rot}</div>\
+         <div class=\"caption\">link rot (archived before)<br><span id=\"never-archived\">{never}\
+         </span> never archived: possibly fabricated{unknown}</div></div></section>",
+        rot = s.archive.link_rot,
+        never = s.archive.never_archived,
+        unknown = if s.archive.lookup_failed > 0 {
+            format!("<br>{} archive lookups failed", s.archive.lookup_failed)
+        } else {
+            String::new()
+        },
         cp = percent(p.citation()),
         rp = percent(p.reachable_only()),
         sup = p.supported,
@@ -212,7 +222,13 @@ fn card(row: &ReportRow) -> String {
         escape(&row.claim)
     );
     if let Some(quote) = &row.evidence_quote {
-        html.push_str(&format!("<blockquote>{}</blockquote>", escape(quote)));
+        html.push_str(&format!(
+            "<blockquote>{}</blockquote>",
+            quote_html(quote, row.evidence_url.as_deref())
+        ));
+    }
+    if let Some(archive) = &row.archive {
+        html.push_str(&archive_html(archive));
     }
     html.push_str(&format!(
         "<p class=\"src\">{} · confidence {:.2}",
@@ -251,9 +267,45 @@ fn table_row(row: &ReportRow) -> String {
         row.confidence,
         row.evidence_quote
             .as_deref()
-            .map(|q| format!("<q>{}</q>", escape(q)))
+            .map(|q| format!("<q>{}</q>", quote_html(q, row.evidence_url.as_deref())))
+            .or_else(|| row.archive.as_ref().map(archive_html))
             .unwrap_or_default(),
     )
+}
+
+/// The quote, as a link to its place on the page when there is one (an http(s) text fragment
+/// URL; the browser scrolls to the quote and highlights it).
+fn quote_html(quote: &str, evidence_url: Option<&str>) -> String {
+    match evidence_url.filter(|u| u.starts_with("http://") || u.starts_with("https://")) {
+        Some(url) => format!(
+            "<a class=\"quote\" href=\"{}\" rel=\"noopener noreferrer\" target=\"_blank\" \
+             title=\"show the quote on the page\">{}</a>",
+            escape(url),
+            escape(quote)
+        ),
+        None => escape(quote),
+    }
+}
+
+/// What became of a dead link: rot (with the snapshot), possibly fabricated, or not known.
+fn archive_html(archive: &ArchiveInfo) -> String {
+    let (class, words) = match archive.status {
+        ArchiveStatus::Archived => ("rot", "link rot: archived"),
+        ArchiveStatus::NeverArchived => ("fabricated", "never archived: possibly fabricated"),
+        ArchiveStatus::LookupFailed => ("unknown", "archive lookup failed"),
+    };
+    let mut html = format!("<p class=\"archive {class}\">{words}");
+    if let Some(at) = &archive.captured_at {
+        html.push_str(&format!(" {}", escape(at)));
+    }
+    if let Some(snapshot) = &archive.snapshot_url {
+        html.push_str(&format!(" · {}", link(snapshot)));
+    }
+    if let Some(verdict) = archive.verdict {
+        html.push_str(&format!(" · the archived copy: {}", badge(verdict)));
+    }
+    html.push_str("</p>");
+    html
 }
 
 const STYLE: &str = "\
@@ -277,6 +329,8 @@ var(--line);border-radius:6px}input[type=search]{flex:1 1 220px}.shown{color:var
 .card{border:1px solid #f1aeb5;border-left:5px solid #c62828;border-radius:8px;padding:10px 14px;\
 margin:10px 0;background:#fff8f8}.card .claim{font-weight:600;margin:6px 0}\
 blockquote{margin:6px 0;padding:4px 12px;border-left:3px solid var(--line);color:#3b4249}\
+a.quote{color:inherit;text-decoration:underline dotted}.archive{margin:4px 0;font-size:13px}\
+.archive.rot{color:#7a5b00}.archive.fabricated{color:#b3261e;font-weight:600}\
 .src{color:var(--muted);font-size:13px;margin:4px 0;overflow-wrap:anywhere}\
 .badge{color:#fff;border-radius:10px;padding:1px 8px;font-size:12px;white-space:nowrap}\
 table{border-collapse:collapse;width:100%;font-size:13px}th,td{border-bottom:1px solid var(--line);\
@@ -319,5 +373,46 @@ mod tests {
         assert!(link("https://a.example/?q=<b>")
             .starts_with("<a href=\"https://a.example/?q=&lt;b&gt;\""));
         assert_eq!(link("javascript:alert(1)"), "javascript:alert(1)");
+    }
+
+    #[test]
+    fn a_quote_links_to_its_place_on_the_page() {
+        let html = quote_html(
+            "Water <boils>",
+            Some("https://a.example/w#:~:text=Water%20%3Cboils%3E"),
+        );
+        assert!(html.starts_with(
+            "<a class=\"quote\" href=\"https://a.example/w#:~:text=Water%20%3Cboils%3E\""
+        ));
+        assert!(html.contains(">Water &lt;boils&gt;</a>"), "{html}");
+        assert_eq!(quote_html("q", Some("javascript:x")), "q");
+        assert_eq!(quote_html("q", None), "q");
+    }
+
+    #[test]
+    fn dead_links_say_rot_or_possibly_fabricated() {
+        let mut archive = ArchiveInfo {
+            status: ArchiveStatus::Archived,
+            snapshot_url: Some("https://web.archive.org/web/2020/https://a.example/x".into()),
+            captured_at: Some("2020-01-01T00:00:00Z".into()),
+            verdict: Some(Label::Supported),
+            evidence_quote: None,
+            note: String::new(),
+        };
+        let rot = archive_html(&archive);
+        assert!(
+            rot.contains("link rot") && rot.contains("2020-01-01T00:00:00Z"),
+            "{rot}"
+        );
+        assert!(
+            rot.contains("href=\"https://web.archive.org/web/2020/"),
+            "{rot}"
+        );
+        assert!(rot.contains(">supported</span>"), "{rot}");
+        archive.status = ArchiveStatus::NeverArchived;
+        archive.snapshot_url = None;
+        archive.captured_at = None;
+        archive.verdict = None;
+        assert!(archive_html(&archive).contains("never archived: possibly fabricated"));
     }
 }

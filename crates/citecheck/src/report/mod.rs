@@ -13,13 +13,13 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use anyhow::Context;
-use citecheck_core::{Label, Reason};
+use citecheck_core::{ArchiveInfo, Label, Reason};
 use clap::Args;
 
 use crate::audit::{parse_time_bound, AuditFilter, AuditStore};
-use crate::batch::output::BatchResult;
-use crate::batch::Summary;
-use crate::settings::ConfigError;
+use crate::config::{Config, ConfigError};
+use crate::error::AppError;
+use crate::results::{BatchResult, Summary};
 
 mod charts;
 mod html;
@@ -36,6 +36,10 @@ pub struct ReportRow {
     pub evidence_quote: Option<String>,
     pub confidence: f64,
     pub rid: Option<String>,
+    /// The link to the quote on the page.
+    pub evidence_url: Option<String>,
+    /// What the web archive said about a dead link.
+    pub archive: Option<ArchiveInfo>,
 }
 
 impl ReportRow {
@@ -115,6 +119,8 @@ impl Source {
                             evidence_quote: c.evidence_quote,
                             confidence: c.confidence,
                             rid: c.rid,
+                            evidence_url: c.follow_up.evidence_url,
+                            archive: c.follow_up.archive,
                         })?;
                     }
                 }
@@ -138,6 +144,11 @@ impl Source {
                         evidence_quote: row.evidence_quote,
                         confidence: row.confidence,
                         rid: Some(row.rid).filter(|r| !r.is_empty()),
+                        evidence_url: row.evidence_url,
+                        archive: row
+                            .archive
+                            .as_deref()
+                            .and_then(|json| serde_json::from_str(json).ok()),
                     })
                 })
             }
@@ -173,6 +184,9 @@ pub fn totals(source: &Source) -> anyhow::Result<Totals> {
     source.scan(&[], |row| {
         let reason = row.reason.as_deref().and_then(Reason::parse);
         totals.summary.add_parts(row.label, reason.as_ref());
+        if let Some(archive) = &row.archive {
+            totals.summary.add_archive(archive.status);
+        }
         totals.domains.entry(row.domain()).or_default().by_label[label_index(row.label)] += 1;
         Ok(())
     })?;
@@ -242,28 +256,32 @@ pub struct ReportArgs {
 }
 
 /// `citecheck report`, from the command line.
-pub fn run(args: &ReportArgs, global: &crate::cli::GlobalArgs) -> anyhow::Result<u8> {
-    let paths = crate::audit::command::StorePaths::resolve(global)?;
-    command(args, &paths.audit_db)?;
+pub fn run(args: &ReportArgs, config: &Config) -> Result<u8, AppError> {
+    let audit_db = match &args.results {
+        // A results file needs no audit index, nor a home directory to find one.
+        Some(_) => std::path::PathBuf::new(),
+        None => config.store_paths()?.audit_db,
+    };
+    command(args, &audit_db)?;
     Ok(0)
 }
 
 /// Runs `citecheck report` against the audit index at `audit_db` (unless `--results`).
-pub fn command(args: &ReportArgs, audit_db: &Path) -> anyhow::Result<()> {
+pub fn command(args: &ReportArgs, audit_db: &Path) -> Result<(), AppError> {
     let source = match &args.results {
         Some(path) => {
             if !path.exists() {
-                return Err(ConfigError(format!("no results file at {}", path.display())).into());
+                return Err(AppError::usage(format!(
+                    "no results file at {}",
+                    path.display()
+                )));
             }
             Source::Results(path.clone())
         }
         None => {
             let now = SystemTime::now();
-            let bound = |t: &Option<String>| -> anyhow::Result<Option<String>> {
-                t.as_deref()
-                    .map(|t| parse_time_bound(t, now))
-                    .transpose()
-                    .map_err(|err| ConfigError(format!("{err:#}")).into())
+            let bound = |t: &Option<String>| -> Result<Option<String>, ConfigError> {
+                t.as_deref().map(|t| parse_time_bound(t, now)).transpose()
             };
             let filter = AuditFilter {
                 run_id: args.run.clone(),
@@ -278,7 +296,7 @@ pub fn command(args: &ReportArgs, audit_db: &Path) -> anyhow::Result<()> {
         let stdout = std::io::stdout();
         let mut lock = BufWriter::new(stdout.lock());
         write_html(&source, &args.title, &mut lock)?;
-        lock.flush()?;
+        lock.flush().context("writing to stdout")?;
     } else {
         write_html_file(&source, &args.title, &args.out)?;
         eprintln!("report written to {}", args.out.display());

@@ -5,8 +5,9 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::cli::ServeArgs;
-use crate::settings::{ConfigError, ServerSection};
+use clap::Args;
+
+use crate::config::{at_least_one, seconds, ConfigError, ServerSection};
 
 use super::auth::ApiKeys;
 
@@ -25,6 +26,64 @@ pub const DEFAULT_MAX_CONCURRENT: usize = 32;
 pub const DEFAULT_REQUEST_DEADLINE: Duration = Duration::from_secs(120);
 /// How long a shutdown waits for requests in flight.
 pub const DEFAULT_SHUTDOWN_GRACE: Duration = Duration::from_secs(30);
+
+/// `citecheck serve`. Each flag has an environment variable and a `[server]` key in the config
+/// file; the address guard stays on unless --allow-private-hosts turns it off.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The address to listen on [default: 127.0.0.1:8080].
+    #[arg(long, env = "CITECHECK_LISTEN", value_name = "ADDR")]
+    pub listen: Option<String>,
+
+    /// Most URLs accepted in one request [default: 20].
+    #[arg(long, env = "CITECHECK_MAX_URLS", value_name = "N")]
+    pub max_urls: Option<usize>,
+
+    /// Most characters accepted in one claim [default: 2000].
+    #[arg(long, env = "CITECHECK_MAX_CLAIM_CHARS", value_name = "N")]
+    pub max_claim_chars: Option<usize>,
+
+    /// Largest request body accepted, in bytes [default: 65536].
+    #[arg(long, env = "CITECHECK_MAX_REQUEST_BYTES", value_name = "BYTES")]
+    pub max_request_bytes: Option<usize>,
+
+    /// Verifications run at once; past this, requests get 429 with Retry-After [default: 32].
+    #[arg(long, env = "CITECHECK_MAX_CONCURRENT", value_name = "N")]
+    pub max_concurrent: Option<usize>,
+
+    /// Seconds one verification may take before it is cancelled with 504 [default: 120].
+    #[arg(long, env = "CITECHECK_REQUEST_DEADLINE", value_name = "SECS")]
+    pub request_deadline: Option<f64>,
+
+    /// Seconds requests in flight get to finish after SIGTERM/SIGINT [default: 30].
+    #[arg(long, env = "CITECHECK_SHUTDOWN_GRACE", value_name = "SECS")]
+    pub shutdown_grace: Option<f64>,
+
+    /// An origin browsers may call from (repeatable; env: comma-separated; `*` for any).
+    /// CORS is off when none is given.
+    #[arg(
+        long = "cors-origin",
+        env = "CITECHECK_CORS_ORIGINS",
+        value_delimiter = ',',
+        value_name = "ORIGIN"
+    )]
+    pub cors_origins: Vec<String>,
+
+    /// API keys that POST /verify and GET /metrics require as `Authorization: Bearer <key>`
+    /// (comma-separated). Prefer the variable or --api-keys-file: flags show in `ps`.
+    #[arg(
+        long,
+        env = "CITECHECK_API_KEYS",
+        hide_env_values = true,
+        value_delimiter = ',',
+        value_name = "KEYS"
+    )]
+    pub api_keys: Vec<String>,
+
+    /// A file of API keys, one per line (`#` comments); adds to --api-keys.
+    #[arg(long, env = "CITECHECK_API_KEYS_FILE", value_name = "PATH")]
+    pub api_keys_file: Option<PathBuf>,
+}
 
 /// Bounds on one request and on the work in flight.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -81,16 +140,16 @@ impl ServerConfig {
     /// Merges flags/environment (`args`, already merged by clap) over the config file's section.
     pub fn resolve(
         args: &ServeArgs,
-        file: ServerSection,
+        file: &ServerSection,
         address_guard: bool,
-    ) -> anyhow::Result<ServerConfig> {
+    ) -> Result<ServerConfig, ConfigError> {
         let listen_text = args
             .listen
             .clone()
-            .or(file.listen)
+            .or_else(|| file.listen.clone())
             .unwrap_or_else(|| DEFAULT_LISTEN.to_string());
         let listen = listen_text.parse::<SocketAddr>().map_err(|err| {
-            ConfigError(format!(
+            ConfigError::Invalid(format!(
                 "--listen / CITECHECK_LISTEN `{listen_text}` is not an address like 127.0.0.1:8080: {err}"
             ))
         })?;
@@ -127,7 +186,7 @@ impl ServerConfig {
             DEFAULT_SHUTDOWN_GRACE,
         )?;
         let cors_origins = if args.cors_origins.is_empty() {
-            file.cors_origins.unwrap_or_default()
+            file.cors_origins.clone().unwrap_or_default()
         } else {
             args.cors_origins.clone()
         };
@@ -139,7 +198,10 @@ impl ServerConfig {
         for origin in &cors_origins {
             check_origin(origin)?;
         }
-        let keys_file: Option<PathBuf> = args.api_keys_file.clone().or(file.api_keys_file);
+        let keys_file: Option<PathBuf> = args
+            .api_keys_file
+            .clone()
+            .or_else(|| file.api_keys_file.clone());
         let mut api_keys = ApiKeys::from_list(args.api_keys.iter().map(String::as_str));
         if let Some(path) = keys_file {
             api_keys.extend(read_keys_file(&path)?);
@@ -156,12 +218,10 @@ impl ServerConfig {
 }
 
 /// One key per line; blank lines and lines starting with `#` are skipped.
-fn read_keys_file(path: &Path) -> anyhow::Result<ApiKeys> {
-    let text = std::fs::read_to_string(path).map_err(|err| {
-        ConfigError(format!(
-            "cannot read the API keys file {} (--api-keys-file / CITECHECK_API_KEYS_FILE): {err}",
-            path.display()
-        ))
+fn read_keys_file(path: &Path) -> Result<ApiKeys, ConfigError> {
+    let text = std::fs::read_to_string(path).map_err(|source| ConfigError::ReadKeys {
+        path: path.to_path_buf(),
+        source,
     })?;
     let keys = ApiKeys::from_list(
         text.lines()
@@ -169,17 +229,16 @@ fn read_keys_file(path: &Path) -> anyhow::Result<ApiKeys> {
             .filter(|line| !line.starts_with('#')),
     );
     if keys.is_empty() {
-        return Err(ConfigError(format!(
+        return Err(ConfigError::Invalid(format!(
             "the API keys file {} holds no key: a server meant to require keys would accept anyone",
             path.display()
-        ))
-        .into());
+        )));
     }
     Ok(keys)
 }
 
 /// An origin is `*` or `scheme://host[:port]`, exactly what browsers send in `Origin`.
-fn check_origin(origin: &str) -> anyhow::Result<()> {
+fn check_origin(origin: &str) -> Result<(), ConfigError> {
     if origin == "*" {
         return Ok(());
     }
@@ -193,31 +252,9 @@ fn check_origin(origin: &str) -> anyhow::Result<()> {
     if valid {
         Ok(())
     } else {
-        Err(ConfigError(format!(
+        Err(ConfigError::Invalid(format!(
             "CORS origin `{origin}` (--cors-origin / CITECHECK_CORS_ORIGINS) must be `*` or like https://app.example.com"
-        ))
-        .into())
-    }
-}
-
-fn at_least_one(name: &str, value: Option<usize>, default: usize) -> anyhow::Result<usize> {
-    match value {
-        None => Ok(default),
-        Some(0) => Err(ConfigError(format!("{name} must be at least 1, got 0")).into()),
-        Some(n) => Ok(n),
-    }
-}
-
-fn seconds(name: &str, value: Option<f64>, default: Duration) -> anyhow::Result<Duration> {
-    match value {
-        None => Ok(default),
-        Some(secs) if secs.is_finite() && secs > 0.0 && secs <= 86_400.0 => {
-            Ok(Duration::from_secs_f64(secs))
-        }
-        Some(secs) => Err(ConfigError(format!(
-            "{name} must be a positive number of seconds up to 86400, got {secs}"
-        ))
-        .into()),
+        )))
     }
 }
 
@@ -240,11 +277,11 @@ mod tests {
 
     #[test]
     fn flags_override_the_file_which_overrides_defaults() {
-        let file: crate::settings::FileConfig = toml::from_str(
+        let file: crate::config::FileConfig = toml::from_str(
             "[server]\nmax_urls = 5\nmax_claim_chars = 300\nlisten = \"127.0.0.1:9000\"\n",
         )
         .expect("valid toml");
-        let config = ServerConfig::resolve(&serve_args(&["--max-urls", "7"]), file.server, true)
+        let config = ServerConfig::resolve(&serve_args(&["--max-urls", "7"]), &file.server, true)
             .expect("valid");
         assert_eq!(config.limits.max_urls, 7);
         assert_eq!(config.limits.max_claim_chars, 300);
@@ -265,9 +302,10 @@ mod tests {
                 "CORS origin",
             ),
         ] {
-            let err = ServerConfig::resolve(&serve_args(&flags), ServerSection::default(), true)
+            let err = ServerConfig::resolve(&serve_args(&flags), &ServerSection::default(), true)
                 .expect_err("refused");
-            assert!(err.downcast_ref::<ConfigError>().is_some(), "{err}");
+            let err: crate::error::AppError = err.into();
+            assert_eq!(err.exit_code(), crate::error::EXIT_CONFIG, "{err}");
             assert!(err.to_string().contains(needle), "{err}");
         }
     }
@@ -280,7 +318,7 @@ mod tests {
         let path_text = path.to_str().expect("utf-8 path");
         let config = ServerConfig::resolve(
             &serve_args(&["--api-keys", "a,b", "--api-keys-file", path_text]),
-            ServerSection::default(),
+            &ServerSection::default(),
             true,
         )
         .expect("valid");
@@ -291,7 +329,7 @@ mod tests {
         std::fs::write(&path, "# nothing here\n").expect("written");
         let err = ServerConfig::resolve(
             &serve_args(&["--api-keys-file", path_text]),
-            ServerSection::default(),
+            &ServerSection::default(),
             true,
         )
         .expect_err("an empty keys file is refused");

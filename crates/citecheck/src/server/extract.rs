@@ -43,14 +43,12 @@ fn check_content_type(headers: &HeaderMap) -> Result<(), ApiError> {
         ));
     };
     let text = value.to_str().unwrap_or("");
-    let essence = text
-        .split(';')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
-    let is_json = essence == "application/json"
-        || (essence.starts_with("application/") && essence.ends_with("+json"));
+    // `application/json`, or a `+json` type such as `application/vnd.api+json`; parameters
+    // (charset) are allowed, case does not matter.
+    let is_json = text.parse::<mime::Mime>().is_ok_and(|m| {
+        m.type_() == mime::APPLICATION
+            && (m.subtype() == mime::JSON || m.suffix() == Some(mime::JSON))
+    });
     if is_json {
         Ok(())
     } else {

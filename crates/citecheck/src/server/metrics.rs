@@ -2,8 +2,8 @@
 //! latency histograms, citations by label and reason, fetch outcomes, judge calls, errors and
 //! tokens, and the work in flight.
 //!
-//! Fetches and judge calls are counted by wrapping the verifier's own [`Fetcher`] and [`Judge`]
-//! ([`instrument`]), so the numbers are those of the seams themselves: a URL cited twice counts
+//! Fetches and judge calls are counted by wrapping the verifier's [`Fetcher`] and [`Judge`] as it
+//! is built ([`instrument`]), so the numbers are those of the seams themselves: a URL cited twice counts
 //! as one fetch, a rejected page as no judge call. Every label value comes from a closed set
 //! (routes, labels, reasons, outcomes), so a client cannot grow the series without bound.
 
@@ -13,7 +13,7 @@ use std::time::Instant;
 use async_trait::async_trait;
 use citecheck_core::fetch::FetchOutcome;
 use citecheck_core::judge::{JudgeError, Judgement};
-use citecheck_core::{ClaimVerdict, Fetcher, Judge, JudgeInfo, Verifier};
+use citecheck_core::{ClaimVerdict, Fetcher, Judge, JudgeInfo, VerifierBuilder};
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
@@ -258,7 +258,7 @@ impl Metrics {
         let outcome = match result {
             Ok(_) => "ok",
             Err(JudgeError::MissingKey { .. }) => "missing_key",
-            Err(JudgeError::Transport(_)) => "transport_error",
+            Err(JudgeError::Transport { .. }) => "transport_error",
             Err(JudgeError::Status { .. }) => "status_error",
             Err(JudgeError::InvalidAnswer(_)) => "invalid_answer",
             Err(JudgeError::Refusal(_)) => "refusal",
@@ -309,22 +309,21 @@ impl Drop for InFlight {
     }
 }
 
-/// The same verifier, with its fetcher and judge counted in `metrics`.
-pub fn instrument(verifier: &Verifier, metrics: &Arc<Metrics>) -> anyhow::Result<Verifier> {
-    let fetcher = Arc::new(MeteredFetcher {
-        inner: Arc::clone(verifier.fetcher()),
-        metrics: Arc::clone(metrics),
-    });
-    let judge = Arc::new(MeteredJudge {
-        inner: Arc::clone(verifier.judge()),
-        metrics: Arc::clone(metrics),
-    });
-    Ok(Verifier::new(
-        fetcher,
-        Arc::clone(verifier.ranker()),
-        judge,
-        verifier.options().clone(),
-    )?)
+/// `builder`, with its fetcher and judge counted in `metrics`.
+pub fn instrument(builder: VerifierBuilder, metrics: &Arc<Metrics>) -> VerifierBuilder {
+    builder
+        .map_fetcher(|inner| {
+            Arc::new(MeteredFetcher {
+                inner,
+                metrics: Arc::clone(metrics),
+            })
+        })
+        .map_judge(|inner| {
+            Arc::new(MeteredJudge {
+                inner,
+                metrics: Arc::clone(metrics),
+            })
+        })
 }
 
 struct MeteredFetcher {

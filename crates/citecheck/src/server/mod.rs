@@ -21,10 +21,10 @@ use axum::Router;
 use tokio::net::TcpListener;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
-use crate::audit::command::{Recorder, StorePaths};
-use crate::cli::{GlobalArgs, ServeArgs};
+use crate::config::Config;
 use crate::engine;
-use crate::settings::{self, FileConfig, Settings};
+use crate::error::AppError;
+use crate::storage::Stores;
 
 pub mod auth;
 pub mod config;
@@ -39,7 +39,7 @@ pub mod request;
 pub mod routes;
 pub mod state;
 
-pub use config::{Limits, ServerConfig};
+pub use config::{Limits, ServeArgs, ServerConfig};
 pub use state::{AppState, AuditStatus, Unavailable};
 
 /// How long browsers may cache a CORS preflight answer.
@@ -170,23 +170,19 @@ pub async fn shutdown_signal() {
     }
 }
 
-/// `citecheck serve`: resolves settings, builds the pipeline and serves until a signal.
-pub async fn run(global: &GlobalArgs, args: &ServeArgs) -> anyhow::Result<()> {
-    let mut file = match &global.config {
-        Some(path) => settings::load_file(path)?,
-        None => FileConfig::default(),
-    };
-    let server_section = std::mem::take(&mut file.server);
-    let settings = Settings::merge(global, file)?;
-    let config = ServerConfig::resolve(args, server_section, settings.fetch.guard.enabled)?;
-    if !config.address_guard {
+/// `citecheck serve`: merges its flags over `[server]`, builds the pipeline and serves until a
+/// signal.
+pub async fn run(args: &ServeArgs, config: &Config) -> Result<(), AppError> {
+    let settings = &config.pipeline;
+    let server = ServerConfig::resolve(args, &config.server, settings.fetch.guard.enabled)?;
+    if !server.address_guard {
         tracing::warn!(
             "the address guard is off: this service will fetch loopback and private addresses \
              for anyone who can reach it"
         );
     }
-    let verifier = match engine::build_verifier(&settings) {
-        Ok(verifier) => Ok(verifier),
+    let engine = match engine::build_off_executor(settings).await {
+        Ok(engine) => Ok(engine),
         Err(err) => match Unavailable::from_build_error(&err) {
             Some(unavailable) => {
                 tracing::warn!(
@@ -199,47 +195,32 @@ pub async fn run(global: &GlobalArgs, args: &ServeArgs) -> anyhow::Result<()> {
             None => return Err(err),
         },
     };
-    let (recorder, audit_status) = open_audit(global);
-    let verifier = verifier.map(|v| recorder.verifier(v));
-    let state = AppState::new(verifier, &config)?.with_audit(recorder, audit_status)?;
-    let app = router_with_cors(state, &config.cors_origins);
-    let listener = TcpListener::bind(config.listen)
+    let stores = match config.store_paths() {
+        Ok(paths) => Stores::open_off_executor(&paths).await,
+        Err(err) => {
+            tracing::warn!("served verdicts will not be recorded: {err}");
+            Stores::none()
+        }
+    };
+    let builder = engine.map(|engine| stores.attach(engine.builder));
+    let state = AppState::new(builder, &server)?.with_audit_status(stores.status().clone())?;
+    let app = router_with_cors(state, &server.cors_origins);
+    let listener = TcpListener::bind(server.listen)
         .await
-        .with_context(|| format!("cannot listen on {}", config.listen))?;
+        .with_context(|| format!("cannot listen on {}", server.listen))?;
     let addr = listener
         .local_addr()
         .context("reading the listening address")?;
     tracing::info!(
         %addr,
-        auth = !config.api_keys.is_empty(),
-        cors = !config.cors_origins.is_empty(),
-        max_concurrent = config.limits.max_concurrent,
+        auth = !server.api_keys.is_empty(),
+        cors = !server.cors_origins.is_empty(),
+        max_concurrent = server.limits.max_concurrent,
         "listening"
     );
-    let drained = serve(listener, app, shutdown_signal(), config.shutdown_grace)
+    let drained = serve(listener, app, shutdown_signal(), server.shutdown_grace)
         .await
         .context("serving HTTP")?;
     tracing::info!(?drained, "stopped");
     Ok(())
-}
-
-/// The audit index and evidence store the flags/config name, and how `/health` describes them.
-fn open_audit(global: &GlobalArgs) -> (Recorder, AuditStatus) {
-    match StorePaths::resolve(global) {
-        Ok(paths) if !paths.enabled => (Recorder::new(None, None), AuditStatus::Disabled),
-        Ok(paths) => {
-            let (audit, evidence) = paths.open_for_writing();
-            let path = paths.audit_db.display().to_string();
-            let status = if audit.is_some() {
-                AuditStatus::Recording { path }
-            } else {
-                AuditStatus::Unavailable { path }
-            };
-            (Recorder::new(audit, evidence), status)
-        }
-        Err(err) => {
-            tracing::warn!("served verdicts will not be recorded: {err:#}");
-            (Recorder::new(None, None), AuditStatus::NotConfigured)
-        }
-    }
 }

@@ -65,13 +65,24 @@ mod tests {
     use super::*;
     use citecheck_core::{ClaimVerdict, Label, Reason, UrlVerdict};
 
+    /// A schema's properties, those of the parts it is composed of (`allOf`, which is how a
+    /// flattened struct is documented) included.
     fn schema_properties(doc: &serde_json::Value, name: &str) -> Vec<String> {
-        let mut keys: Vec<String> = doc["components"]["schemas"][name]["properties"]
-            .as_object()
-            .unwrap_or_else(|| panic!("schema {name} has properties"))
-            .keys()
-            .cloned()
-            .collect();
+        fn collect(doc: &serde_json::Value, schema: &serde_json::Value, keys: &mut Vec<String>) {
+            if let Some(target) = schema["$ref"].as_str() {
+                let name = target.rsplit('/').next().unwrap_or_default();
+                return collect(doc, &doc["components"]["schemas"][name], keys);
+            }
+            if let Some(properties) = schema["properties"].as_object() {
+                keys.extend(properties.keys().cloned());
+            }
+            for part in schema["allOf"].as_array().into_iter().flatten() {
+                collect(doc, part, keys);
+            }
+        }
+        let mut keys = Vec::new();
+        collect(doc, &doc["components"]["schemas"][name], &mut keys);
+        assert!(!keys.is_empty(), "schema {name} has properties");
         keys.sort();
         keys
     }
@@ -100,6 +111,20 @@ mod tests {
             citations: vec![UrlVerdict {
                 detail: Some("d".into()),
                 meta: Some(Default::default()),
+                follow_up: citecheck_core::FollowUp {
+                    evidence_url: Some("https://a.example/#:~:text=a".into()),
+                    evidence_offsets: Some(citecheck_core::EvidenceOffsets { start: 0, end: 1 }),
+                    archive: Some(citecheck_core::ArchiveInfo {
+                        status: citecheck_core::ArchiveStatus::Archived,
+                        snapshot_url: None,
+                        captured_at: None,
+                        verdict: None,
+                        evidence_quote: None,
+                        note: "n".into(),
+                    }),
+                    previously_seen: Some("2025-01-01T00:00:00Z".into()),
+                    changed_since: Some(false),
+                },
                 ..UrlVerdict::without_judge(
                     "https://a.example",
                     Label::Unreachable,

@@ -5,7 +5,7 @@ use axum::extract::State;
 use axum::http::{header, Method, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use citecheck_core::ClaimVerdict;
+use citecheck_core::{Check, ClaimVerdict, Origin};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -66,7 +66,8 @@ pub struct RankerHealth {
     pub name: String,
     /// Passages shown to the judge per citation.
     pub top_k: usize,
-    /// Whether the ranker's model is loaded; null for a ranker that uses no model (lexical).
+    /// Whether the ranker's model is loaded, as the ranker reports it (the embedding ranker
+    /// checks it holds its weights); null for a ranker that uses no model (lexical).
     pub model_loaded: Option<bool>,
 }
 
@@ -112,7 +113,7 @@ pub async fn health(State(state): State<AppState>) -> Json<Health> {
         ranker: components.map(|c| RankerHealth {
             name: c.ranker.clone(),
             top_k: c.top_k,
-            model_loaded: model_loaded(&c.ranker),
+            model_loaded: c.ranker_model_loaded,
         }),
         audit: AuditHealth {
             status: state.audit().describe(),
@@ -122,12 +123,6 @@ pub async fn health(State(state): State<AppState>) -> Json<Health> {
             max_concurrent: state.limiter().max_concurrent(),
         },
     })
-}
-
-/// The lexical ranker has no model. Every other ranker loads its model when it is built (the
-/// embedding ranker's `open` fails without it), so a built verifier's model is loaded.
-fn model_loaded(ranker: &str) -> Option<bool> {
-    (ranker != "lexical").then_some(true)
 }
 
 /// Verifies a claim against the URLs cited for it: one verdict per URL, in order, and the
@@ -164,22 +159,14 @@ pub async fn verify(
     })?;
     let _slot = state.limiter().try_acquire()?;
     let _in_flight = state.metrics().verification_started();
-    let verdict = within_deadline(
-        state.limits().request_deadline,
-        verifier.verify_with_top_k(
-            &request.claim,
-            &request.urls,
-            request.top_k.unwrap_or(verifier.options().top_k),
-        ),
-    )
-    .await?;
-    state.metrics().record_verdict(&verdict);
-    if let Some(recorder) = state.recorder() {
-        // Best effort: an audit failure is logged, and the client still gets its verdict.
-        recorder
-            .record(&verdict, &crate::audit::RunInfo::new("api"))
-            .await;
+    let mut check = Check::new(request.claim, request.urls).origin(Origin::new("api"));
+    if let Some(top_k) = request.top_k {
+        check = check.top_k(top_k);
     }
+    // The verifier records the verdict when the service keeps an audit index (best effort: a
+    // failure is logged, and the client still gets its verdict).
+    let verdict = within_deadline(state.limits().request_deadline, verifier.verify(check)).await?;
+    state.metrics().record_verdict(&verdict);
     tracing::info!(
         overall = %verdict.overall,
         citations = verdict.citations.len(),
@@ -232,13 +219,4 @@ pub async fn no_route(method: Method, uri: Uri) -> ApiError {
 
 pub async fn method_not_allowed(method: Method, uri: Uri) -> ApiError {
     ApiError::method_not_allowed(method.as_str(), uri.path())
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn only_model_backed_rankers_report_a_loaded_model() {
-        assert_eq!(super::model_loaded("lexical"), None);
-        assert_eq!(super::model_loaded("embedding"), Some(true));
-    }
 }

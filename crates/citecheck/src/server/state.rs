@@ -2,10 +2,11 @@
 
 use std::sync::Arc;
 
-use citecheck_core::Verifier;
+use citecheck_core::{Verifier, VerifierBuilder};
 
-use crate::audit::command::Recorder;
-use crate::settings::MissingSecret;
+use crate::config::ConfigError;
+use crate::error::AppError;
+pub use crate::storage::AuditStatus;
 
 use super::auth::ApiKeys;
 use super::config::{Limits, ServerConfig};
@@ -31,42 +32,15 @@ impl Unavailable {
         }
     }
 
-    /// Finds the missing-secret cause in an error from building the verifier, if that is what
-    /// it is; any other failure to build stays a startup error.
-    pub fn from_build_error(err: &anyhow::Error) -> Option<Unavailable> {
-        err.chain()
-            .find_map(|cause| cause.downcast_ref::<MissingSecret>())
-            .map(|missing| Unavailable {
-                variable: missing.variable.to_string(),
-                message: missing.message.clone(),
-            })
-    }
-}
-
-/// Whether verdicts are written to the audit index.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum AuditStatus {
-    NotConfigured,
-    /// Turned off (`--no-audit`, `[audit] enabled = false`).
-    Disabled,
-    /// Every verdict served is written to this index.
-    Recording {
-        path: String,
-    },
-    /// Configured, but the index could not be opened; verdicts are served unrecorded.
-    Unavailable {
-        path: String,
-    },
-}
-
-impl AuditStatus {
-    pub fn describe(&self) -> String {
-        match self {
-            AuditStatus::NotConfigured => "not configured".to_string(),
-            AuditStatus::Disabled => "disabled".to_string(),
-            AuditStatus::Recording { path } => format!("recording to {path}"),
-            AuditStatus::Unavailable { path } => format!("unavailable: cannot open {path}"),
+    /// The missing secret an error from building the verifier names, if that is what it is;
+    /// any other failure to build stays a startup error.
+    pub fn from_build_error(err: &AppError) -> Option<Unavailable> {
+        match err {
+            AppError::MissingSecret(missing) => Some(Unavailable {
+                variable: missing.variable().to_string(),
+                message: missing.to_string(),
+            }),
+            _ => None,
         }
     }
 }
@@ -79,19 +53,22 @@ pub struct Components {
     pub judge_model: String,
     pub prompt_version: String,
     pub ranker: String,
+    /// The ranker's own answer (`None`: it uses no model).
+    pub ranker_model_loaded: Option<bool>,
     pub top_k: usize,
 }
 
 impl Components {
     fn of(verifier: &Verifier) -> Components {
-        let judge = verifier.judge().info();
+        let parts = verifier.components();
         Components {
-            fetcher: verifier.fetcher().name().to_string(),
-            judge_provider: judge.provider,
-            judge_model: judge.model,
-            prompt_version: judge.prompt_version,
-            ranker: verifier.ranker().name().to_string(),
-            top_k: verifier.options().top_k,
+            fetcher: parts.fetcher,
+            judge_provider: parts.judge.provider,
+            judge_model: parts.judge.model,
+            prompt_version: parts.judge.prompt_version,
+            ranker: parts.ranker,
+            ranker_model_loaded: parts.ranker_model_loaded,
+            top_k: parts.options.top_k,
         }
     }
 }
@@ -105,7 +82,6 @@ struct Inner {
     metrics: Arc<Metrics>,
     address_guard: bool,
     audit: AuditStatus,
-    recorder: Option<Recorder>,
 }
 
 /// Shared by every request; cheap to clone.
@@ -125,15 +101,15 @@ impl std::fmt::Debug for AppState {
 }
 
 impl AppState {
-    /// The state for `config`, around `verifier` (instrumented for metrics here) or the reason
-    /// there is none.
+    /// The state for `config`, around the verifier `builder` describes (instrumented for
+    /// metrics here; stores, if any, already attached) or the reason there is none.
     pub fn new(
-        verifier: Result<Verifier, Unavailable>,
+        builder: Result<VerifierBuilder, Unavailable>,
         config: &ServerConfig,
-    ) -> anyhow::Result<AppState> {
+    ) -> Result<AppState, ConfigError> {
         let metrics = Arc::new(Metrics::new());
-        let verifier = match verifier {
-            Ok(verifier) => Ok(Arc::new(metrics::instrument(&verifier, &metrics)?)),
+        let verifier = match builder {
+            Ok(builder) => Ok(Arc::new(metrics::instrument(builder, &metrics).build()?)),
             Err(unavailable) => Err(unavailable),
         };
         let components = verifier.as_ref().ok().map(|v| Components::of(v));
@@ -147,24 +123,18 @@ impl AppState {
                 metrics,
                 address_guard: config.address_guard,
                 audit: AuditStatus::NotConfigured,
-                recorder: None,
             }),
         })
     }
 
-    /// This state, writing every verdict it serves through `recorder`. Call before the state is
-    /// shared; the verifier should already keep its pages (`Recorder::verifier`).
-    pub fn with_audit(mut self, recorder: Recorder, status: AuditStatus) -> anyhow::Result<Self> {
-        let inner = Arc::get_mut(&mut self.inner)
-            .ok_or_else(|| anyhow::anyhow!("the audit must be set before the state is shared"))?;
-        inner.recorder = Some(recorder);
+    /// This state, reporting `status` for the audit on `/health`. The recorder itself is
+    /// attached to the verifier's builder ([`Stores::attach`](crate::storage::Stores::attach)).
+    pub fn with_audit_status(mut self, status: AuditStatus) -> Result<Self, AppError> {
+        let inner = Arc::get_mut(&mut self.inner).ok_or_else(|| {
+            anyhow::anyhow!("the audit status must be set before the state is shared")
+        })?;
         inner.audit = status;
         Ok(self)
-    }
-
-    /// Where served verdicts are recorded, if anywhere.
-    pub fn recorder(&self) -> Option<&Recorder> {
-        self.inner.recorder.as_ref()
     }
 
     pub fn verifier(&self) -> Result<&Arc<Verifier>, &Unavailable> {
@@ -205,20 +175,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_missing_secret_is_found_through_context_and_other_errors_are_not() {
-        let err = anyhow::Error::new(MissingSecret {
+    fn a_missing_secret_is_found_and_other_errors_are_not() {
+        let err = AppError::from(citecheck_core::judge::JudgeConfigError::MissingKey {
+            provider: "openai",
             variable: "OPENAI_API_KEY",
-            message: "the openai judge needs an API key: set OPENAI_API_KEY".into(),
-        })
-        .context("building the judge");
+        });
         let unavailable = Unavailable::from_build_error(&err).expect("found");
         assert_eq!(unavailable.variable, "OPENAI_API_KEY");
         assert!(unavailable.message.contains("openai judge"));
 
-        let other = anyhow::Error::new(crate::settings::ConfigError("bad top k".into()));
+        let other = AppError::usage("bad top k");
         assert_eq!(Unavailable::from_build_error(&other), None);
         assert_eq!(
-            Unavailable::from_build_error(&anyhow::anyhow!("bad config")),
+            Unavailable::from_build_error(&anyhow::anyhow!("bad config").into()),
             None
         );
     }

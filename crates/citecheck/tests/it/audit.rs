@@ -35,6 +35,7 @@ fn verdict(claim: &str) -> ClaimVerdict {
                 ..Default::default()
             }),
         }),
+        follow_up: Default::default(),
     };
     let pdf = UrlVerdict::without_judge(
         "https://a.example/report.pdf",

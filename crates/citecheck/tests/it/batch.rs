@@ -4,8 +4,8 @@
 
 use std::sync::Arc;
 
-use citecheck::batch::cache::PageCache;
 use citecheck::batch::execute;
+use citecheck::storage::Stores;
 use citecheck_core::{Label, Reason};
 
 use crate::batch_support::*;
@@ -32,7 +32,6 @@ async fn a_url_cited_by_many_claims_is_fetched_once() {
     let summary = execute(
         &job(&input, dir.path()),
         verifier(Arc::clone(&fetcher)),
-        None,
         never(),
     )
     .await
@@ -66,32 +65,12 @@ async fn no_host_gets_more_fetches_at_once_than_the_per_host_limit() {
     let input = write_input(dir.path(), "in.jsonl", &lines);
     let mut job = job(&input, dir.path());
     job.per_host = 2;
-    execute(&job, verifier(Arc::clone(&fetcher)), None, never())
+    execute(&job, verifier(Arc::clone(&fetcher)), never())
         .await
         .expect("runs");
     assert_eq!(fetcher.fetches().len(), 16);
     let max = fetcher.max_in_flight("busy.example");
     assert!((1..=2).contains(&max), "{max} fetches at once");
-}
-
-#[tokio::test]
-async fn the_page_cache_stays_bounded_however_many_urls_pass_through() {
-    let urls: Vec<String> = (0..10).map(|i| format!("https://c.example/{i}")).collect();
-    let fetcher = FakeFetcher::new(
-        urls.iter()
-            .map(|u| (u.as_str(), Answer::Page(article(WATER))))
-            .collect(),
-    );
-    let cache = PageCache::new(verifier(Arc::clone(&fetcher)), 3, 2);
-    for url in &urls {
-        cache.get(url).await;
-        assert!(cache.len() <= 3, "{} entries", cache.len());
-    }
-    // The most recent URL is still there; the first was evicted and is fetched again.
-    cache.get(&urls[9]).await;
-    assert_eq!(fetcher.fetch_count(&urls[9]), 1);
-    cache.get(&urls[0]).await;
-    assert_eq!(fetcher.fetch_count(&urls[0]), 2);
 }
 
 #[tokio::test]
@@ -109,7 +88,7 @@ async fn bad_lines_are_counted_and_skipped_and_the_run_goes_on() {
         record("5", WATER, &["https://a.example/w"]),
     ];
     let input = write_input(dir.path(), "in.jsonl", &lines);
-    let summary = execute(&job(&input, dir.path()), verifier(fetcher), None, never())
+    let summary = execute(&job(&input, dir.path()), verifier(fetcher), never())
         .await
         .expect("runs");
     assert_eq!(summary.bad_lines, 5);
@@ -134,7 +113,6 @@ async fn resume_skips_ids_already_in_the_output_and_keeps_their_figures() {
     execute(
         &job(&input, dir.path()),
         verifier(Arc::clone(&fetcher)),
-        None,
         never(),
     )
     .await
@@ -146,7 +124,7 @@ async fn resume_skips_ids_already_in_the_output_and_keeps_their_figures() {
     let input = write_input(dir.path(), "in.jsonl", &all);
     let mut again = job(&input, dir.path());
     again.resume = true;
-    let summary = execute(&again, verifier(Arc::clone(&fetcher)), None, never())
+    let summary = execute(&again, verifier(Arc::clone(&fetcher)), never())
         .await
         .expect("resumed run");
 
@@ -181,7 +159,6 @@ async fn a_torn_last_line_from_a_crash_is_dropped_and_its_claim_redone() {
     execute(
         &job(&input, dir.path()),
         verifier(Arc::clone(&fetcher)),
-        None,
         never(),
     )
     .await
@@ -195,7 +172,7 @@ async fn a_torn_last_line_from_a_crash_is_dropped_and_its_claim_redone() {
     let mut again = job(&input, dir.path());
     again.resume = true;
     again.csv = None;
-    let summary = execute(&again, verifier(fetcher), None, never())
+    let summary = execute(&again, verifier(fetcher), never())
         .await
         .expect("resumed");
     assert_eq!(summary.claims_resumed, 1);
@@ -225,7 +202,6 @@ async fn retry_failed_refetches_only_failed_fetches_not_dead_links() {
     let first = execute(
         &job(&input, dir.path()),
         verifier(Arc::clone(&fetcher)),
-        None,
         never(),
     )
     .await
@@ -236,7 +212,7 @@ async fn retry_failed_refetches_only_failed_fetches_not_dead_links() {
 
     let mut retry = job(&input, dir.path());
     retry.retry_failed = true;
-    let summary = execute(&retry, verifier(Arc::clone(&fetcher)), None, never())
+    let summary = execute(&retry, verifier(Arc::clone(&fetcher)), never())
         .await
         .expect("retry run");
 
@@ -260,6 +236,61 @@ async fn retry_failed_refetches_only_failed_fetches_not_dead_links() {
     assert!(!csv.contains("http_503"), "{csv}");
 }
 
+/// Issue 12: claims taken off the retry queue and still in flight at Ctrl-C vanished from the
+/// rewritten outputs.
+#[tokio::test]
+async fn an_interrupted_retry_keeps_every_line_including_claims_in_flight() {
+    let hang = Arc::new(tokio::sync::Notify::new());
+    let flaky = "https://flaky.example/w";
+    let fetcher = FakeFetcher::new(vec![
+        (flaky, Answer::Status(503)),
+        ("https://a.example/w", Answer::Page(article(WATER))),
+    ]);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let lines = vec![
+        record("1", WATER, &["https://a.example/w"]),
+        record("2", WATER, &[flaky]),
+        record("3", WATER, &[flaky, "https://a.example/w"]),
+        record("4", WATER, &[flaky]),
+    ];
+    let input = write_input(dir.path(), "in.jsonl", &lines);
+    execute(
+        &job(&input, dir.path()),
+        verifier(Arc::clone(&fetcher)),
+        never(),
+    )
+    .await
+    .expect("first run");
+    let results = dir.path().join("results.jsonl");
+    let before = std::fs::read_to_string(&results).expect("results");
+
+    // The retry: the flaky site now hangs, and Ctrl-C comes while claim 2 is in flight.
+    fetcher.set(flaky, Answer::Hang(Arc::clone(&hang)));
+    let mut retry = job(&input, dir.path());
+    retry.retry_failed = true;
+    retry.concurrency = 1;
+    let signal = Arc::clone(&hang);
+    let summary = execute(&retry, verifier(Arc::clone(&fetcher)), async move {
+        signal.notified().await
+    })
+    .await
+    .expect("stops cleanly");
+    assert!(summary.interrupted);
+    assert_eq!(summary.claims_retried, 0);
+
+    let mut ids = result_ids(&results);
+    ids.sort();
+    assert_eq!(ids, vec!["1", "2", "3", "4"], "no line is lost");
+    let mut old: Vec<&str> = before.lines().collect();
+    let after = std::fs::read_to_string(&results).expect("results");
+    let mut new: Vec<&str> = after.lines().collect();
+    old.sort_unstable();
+    new.sort_unstable();
+    assert_eq!(old, new, "every line is kept byte for byte");
+    let csv = std::fs::read_to_string(dir.path().join("report.csv")).expect("csv");
+    assert_eq!(csv.lines().count(), 1 + 5, "{csv}");
+}
+
 #[tokio::test]
 async fn an_interrupted_run_keeps_what_finished_and_resumes_from_there() {
     let hang = Arc::new(tokio::sync::Notify::new());
@@ -279,7 +310,7 @@ async fn an_interrupted_run_keeps_what_finished_and_resumes_from_there() {
     // One claim at a time: claims 1 and 2 finish, claim 3 hangs, and Ctrl-C comes while it does.
     first.concurrency = 1;
     let signal = Arc::clone(&hang);
-    let summary = execute(&first, verifier(Arc::clone(&fetcher)), None, async move {
+    let summary = execute(&first, verifier(Arc::clone(&fetcher)), async move {
         signal.notified().await
     })
     .await
@@ -297,7 +328,7 @@ async fn an_interrupted_run_keeps_what_finished_and_resumes_from_there() {
     fetcher.set("https://slow.example/x", Answer::Page(article(WATER)));
     let mut again = job(&input, dir.path());
     again.resume = true;
-    let summary = execute(&again, verifier(fetcher), None, never())
+    let summary = execute(&again, verifier(fetcher), never())
         .await
         .expect("resumes");
     assert!(!summary.interrupted);
@@ -324,8 +355,7 @@ async fn every_batch_claim_lands_in_the_audit_index_with_its_run_and_id() {
         citecheck::audit::AuditStore::open(dir.path().join("audit.sqlite3")).expect("opens");
     execute(
         &job(&input, dir.path()),
-        verifier(fetcher),
-        Some(audit.clone()),
+        Stores::new(Some(audit.clone()), None).attach(verifier(fetcher)),
         never(),
     )
     .await
@@ -466,7 +496,7 @@ async fn an_html_report_is_written_even_without_a_jsonl_output() {
     let mut job = job(&input, dir.path());
     job.jsonl = None;
     job.html = Some(dir.path().join("report.html"));
-    let summary = execute(&job, verifier(fetcher), None, never())
+    let summary = execute(&job, verifier(fetcher), never())
         .await
         .expect("runs");
     assert_eq!(summary.precision.total, 3);

@@ -13,7 +13,7 @@ use citecheck::batch::BatchJob;
 use citecheck_core::fetch::{FetchOutcome, Fetcher, Page, Rejection};
 use citecheck_core::judge::LocalJudge;
 use citecheck_core::rank::Bm25Ranker;
-use citecheck_core::{Label, Reason, Verifier, VerifyOptions};
+use citecheck_core::{Label, Reason, Verifier, VerifierBuilder};
 
 pub const WATER: &str = "Water boils at 100 degrees Celsius at sea level.";
 pub const EVEREST: &str = "Mount Everest is 8,849 metres tall.";
@@ -178,16 +178,12 @@ fn rejected(url: &str, status: u16) -> FetchOutcome {
     )
 }
 
-/// The real pipeline (BM25, local judge) over `fetcher`.
-pub fn verifier(fetcher: Arc<FakeFetcher>) -> Arc<Verifier> {
-    Arc::new(
-        Verifier::new(
-            fetcher,
-            Arc::new(Bm25Ranker),
-            Arc::new(LocalJudge::default()),
-            VerifyOptions::default(),
-        )
-        .expect("valid options"),
+/// The real pipeline (BM25, local judge) over `fetcher`, ready to build.
+pub fn verifier(fetcher: Arc<FakeFetcher>) -> VerifierBuilder {
+    Verifier::builder(
+        fetcher,
+        Arc::new(Bm25Ranker),
+        Arc::new(LocalJudge::default()),
     )
 }
 

@@ -174,3 +174,50 @@ fn help_explains_the_flags_and_the_exit_codes() {
         .stdout(contains("--allow-private-hosts"))
         .stdout(contains("JUDGE_PROVIDER"));
 }
+
+/// Issue 12: the evidence store and the embedding cache have size budgets, and `cache prune`
+/// enforces them now, oldest entries first.
+#[test]
+fn cache_prune_brings_the_stores_within_their_budgets_oldest_first() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let evidence = dir.path().join("evidence");
+    let embeddings = dir
+        .path()
+        .join("cache")
+        .join("citecheck")
+        .join("embeddings");
+    let write = |path: std::path::PathBuf, age_secs: u64| {
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("dir");
+        std::fs::write(&path, vec![b'x'; 600_000]).expect("written");
+        let at = std::time::SystemTime::now() - std::time::Duration::from_secs(age_secs);
+        std::fs::File::options()
+            .write(true)
+            .open(&path)
+            .and_then(|f| f.set_modified(at))
+            .expect("mtime");
+        path
+    };
+    let old_page = write(evidence.join("aa/bb/old.md.gz"), 300);
+    let new_page = write(evidence.join("cc/dd/new.md.gz"), 100);
+    let old_emb = write(embeddings.join("aa/old.emb"), 300);
+    let new_emb = write(embeddings.join("bb/new.emb"), 100);
+    citecheck()
+        .env("XDG_CACHE_HOME", dir.path().join("cache"))
+        .env("CITECHECK_EVIDENCE_DIR", &evidence)
+        .env("CITECHECK_EVIDENCE_MAX_MB", "1")
+        .env("CITECHECK_EMBEDDING_CACHE_MAX_MB", "1")
+        .args(["cache", "prune"])
+        .assert()
+        .code(0)
+        .stdout(contains("evidence store"))
+        .stdout(contains("removed 1 file(s)"));
+    assert!(!old_page.exists() && new_page.exists());
+    assert!(!old_emb.exists() && new_emb.exists());
+
+    citecheck()
+        .env("CITECHECK_EVIDENCE_DIR", &evidence)
+        .args(["--evidence-max-mb", "0", "cache", "prune"])
+        .assert()
+        .code(3)
+        .stderr(contains("must be at least 1"));
+}

@@ -2,7 +2,7 @@
 //! 100 degrees Celsius at sea level and a URL answering 404, both on 127.0.0.1.
 
 use citecheck::static_site::StaticSite;
-use citecheck_core::{Label, Reason};
+use citecheck_core::{Check, Label, Reason};
 
 use crate::support_local::{fixture, local_verifier};
 
@@ -21,7 +21,7 @@ async fn site() -> (StaticSite, String, String) {
 async fn a_claim_the_article_states_is_supported_despite_a_dead_citation() {
     let (_site, article, dead) = site().await;
     let verdict = local_verifier()
-        .verify(SENTENCE, &[article.clone(), dead.clone()])
+        .verify(Check::new(SENTENCE, [article.clone(), dead.clone()]))
         .await;
 
     assert_eq!(verdict.overall, Label::Supported);
@@ -44,10 +44,10 @@ async fn a_claim_the_article_states_is_supported_despite_a_dead_citation() {
 async fn fifty_degrees_is_contradicted_by_the_articles_sentence() {
     let (_site, article, dead) = site().await;
     let verdict = local_verifier()
-        .verify(
+        .verify(Check::new(
             "Water boils at 50 degrees Celsius at sea level.",
-            &[article, dead],
-        )
+            [article, dead],
+        ))
         .await;
 
     assert_eq!(verdict.overall, Label::Contradicted);
@@ -62,7 +62,7 @@ async fn fifty_degrees_is_contradicted_by_the_articles_sentence() {
 async fn a_claim_the_article_does_not_address_is_not_found() {
     let (_site, article, _dead) = site().await;
     let verdict = local_verifier()
-        .verify("Water freezes at 0 degrees Celsius.", &[article])
+        .verify(Check::new("Water freezes at 0 degrees Celsius.", [article]))
         .await;
 
     assert_eq!(verdict.overall, Label::NotFound);

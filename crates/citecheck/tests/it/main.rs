@@ -6,6 +6,7 @@ mod batch_support;
 mod cli;
 mod devset;
 mod example;
+mod follow_up;
 mod model;
 mod report;
 mod server;

@@ -7,7 +7,7 @@ use std::process::Command;
 use citecheck::audit::{AuditFilter, AuditStore, RunInfo};
 use citecheck::batch::output::BatchResult;
 use citecheck::report::{self, Source};
-use citecheck_core::{ClaimVerdict, Label, Reason, UrlVerdict};
+use citecheck_core::{ArchiveInfo, ArchiveStatus, ClaimVerdict, Label, Reason, UrlVerdict};
 
 fn cite(url: &str, label: Label, quote: Option<&str>, reason: Option<Reason>) -> UrlVerdict {
     let mut v = UrlVerdict::without_judge(url, label, Reason::Soft404);
@@ -17,8 +17,36 @@ fn cite(url: &str, label: Label, quote: Option<&str>, reason: Option<Reason>) ->
     v
 }
 
-/// The reference shape: nine citations, two supported, three unreachable, one contradicted.
+/// The reference shape: nine citations, two supported, three unreachable, one contradicted;
+/// each supported quote linked to the page, the 404 archived (link rot), the 410 never archived.
 fn results() -> Vec<BatchResult> {
+    let mut results = reference_results();
+    for c in results
+        .iter_mut()
+        .flat_map(|r| r.verdict.citations.iter_mut())
+    {
+        if c.label == Label::Supported {
+            c.follow_up.evidence_url = Some(format!("{}#:~:text=boils", c.url));
+        }
+        let status = match c.reason {
+            Some(Reason::Http(404)) => ArchiveStatus::Archived,
+            Some(Reason::Http(410)) => ArchiveStatus::NeverArchived,
+            _ => continue,
+        };
+        c.follow_up.archive = Some(ArchiveInfo {
+            status,
+            snapshot_url: (status == ArchiveStatus::Archived)
+                .then(|| format!("https://web.archive.org/web/20200101000000/{}", c.url)),
+            captured_at: None,
+            verdict: None,
+            evidence_quote: None,
+            note: String::new(),
+        });
+    }
+    results
+}
+
+fn reference_results() -> Vec<BatchResult> {
     let claim = |id: &str, text: &str, citations: Vec<UrlVerdict>| BatchResult {
         id: id.into(),
         verdict: ClaimVerdict {
@@ -151,6 +179,16 @@ fn the_report_is_one_self_contained_file_with_contradictions_first() {
     // Domains without www., with their counts, in the filter and the chart.
     assert!(html.contains("<option value=\"science.example\">science.example (2)</option>"));
     assert!(html.contains("mountains.example"));
+    // Quotes link to their place on the page; dead links say rot or possibly fabricated.
+    assert!(html
+        .contains("<a class=\"quote\" href=\"https://www.science.example/water#:~:text=boils\""));
+    assert!(html.contains("id=\"link-rot\">1<"), "one link rot");
+    assert!(
+        html.contains("id=\"never-archived\">1<"),
+        "one never archived"
+    );
+    assert!(html.contains("never archived: possibly fabricated</p>"));
+    assert!(html.contains("href=\"https://web.archive.org/web/20200101000000/"));
 }
 
 #[tokio::test]
@@ -182,6 +220,8 @@ async fn the_audit_index_gives_the_same_figures_as_the_results_file() {
     assert_eq!(from_file.summary.precision.supported, 2);
     assert_eq!(from_file.summary.precision.total, 9);
     assert_eq!(from_file.summary.precision.reachable, 6);
+    assert_eq!(from_file.summary.archive.link_rot, 1);
+    assert_eq!(from_file.summary.archive.never_archived, 1);
 }
 
 #[test]

@@ -6,7 +6,7 @@ use std::time::Duration;
 use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};
 use citecheck::server::{self, AppState, Limits, ServerConfig};
-use citecheck_core::ClaimVerdict;
+use citecheck_core::{Check, ClaimVerdict};
 
 use crate::server_support::*;
 
@@ -50,7 +50,9 @@ async fn verify_answers_exactly_what_the_verifier_returns() {
         .starts_with("application/json"));
 
     let direct = verifier_with(water_fetcher())
-        .verify(WATER, &[WATER_URL.to_string(), GONE_URL.to_string()])
+        .build()
+        .expect("valid")
+        .verify(Check::new(WATER, [WATER_URL, GONE_URL]))
         .await;
     let mut expected = serde_json::to_value(&direct).expect("serialises");
     let mut served = body.clone();
@@ -501,7 +503,7 @@ async fn a_state_can_be_built_around_any_verifier() {
     let state =
         AppState::new(Ok(verifier_with(water_fetcher())), &ServerConfig::default()).expect("state");
     let verifier = state.verifier().expect("available");
-    let verdict = verifier.verify(WATER, &[WATER_URL.to_string()]).await;
+    let verdict = verifier.verify(Check::new(WATER, [WATER_URL])).await;
     assert_eq!(verdict.overall, citecheck_core::Label::Supported);
     assert_eq!(state.components().map(|c| c.fetcher.as_str()), Some("fake"));
 }

@@ -1,9 +1,9 @@
 //! The HTTP service writes every verdict it serves to the audit index, and keeps the page.
 
-use citecheck::audit::command::Recorder;
 use citecheck::audit::{AuditFilter, AuditStore};
 use citecheck::evidence::EvidenceStore;
 use citecheck::server::{self, AuditStatus, ServerConfig};
+use citecheck::storage::Stores;
 
 use crate::server_support::*;
 
@@ -13,17 +13,14 @@ async fn every_verdict_served_is_written_to_the_audit_index_with_its_page() {
     let db = dir.path().join("audit.sqlite3");
     let audit = AuditStore::open(&db).expect("audit index opens");
     let evidence = EvidenceStore::open(dir.path().join("evidence")).expect("evidence store");
-    let recorder = Recorder::new(Some(audit.clone()), Some(evidence));
-    let verifier = recorder.verifier(verifier_with(water_fetcher()));
+    let stores = Stores::new(Some(audit.clone()), Some(evidence));
+    let builder = stores.attach(verifier_with(water_fetcher()));
     let config = ServerConfig::default();
-    let state = server::AppState::new(Ok(verifier), &config)
+    let state = server::AppState::new(Ok(builder), &config)
         .expect("state")
-        .with_audit(
-            recorder,
-            AuditStatus::Recording {
-                path: db.display().to_string(),
-            },
-        )
+        .with_audit_status(AuditStatus::Recording {
+            path: db.display().to_string(),
+        })
         .expect("not shared yet");
     let app = server::router(state);
 

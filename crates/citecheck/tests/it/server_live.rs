@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use citecheck::cli::Cli;
+use citecheck::config::{FileConfig, Settings};
 use citecheck::server::{self, AppState, Drained, Limits, ServerConfig};
-use citecheck::settings::{FileConfig, Settings};
 use citecheck::static_site::StaticSite;
 use clap::Parser;
 use reqwest::StatusCode;
@@ -186,7 +186,7 @@ fn settings(flags: &[&str]) -> Settings {
     argv.extend_from_slice(flags);
     argv.push("serve");
     let cli = Cli::try_parse_from(argv).expect("parses");
-    Settings::merge(&cli.global, FileConfig::default()).expect("valid settings")
+    Settings::merge(&cli.global, &FileConfig::default()).expect("valid settings")
 }
 
 fn demo_site() -> PathBuf {
@@ -194,12 +194,12 @@ fn demo_site() -> PathBuf {
 }
 
 async fn real_server(settings: &Settings) -> LiveServer {
-    let verifier = citecheck::engine::build_verifier(settings).expect("builds");
+    let builder = citecheck::engine::build(settings).expect("builds").builder;
     let config = ServerConfig {
         address_guard: settings.fetch.guard.enabled,
         ..ServerConfig::default()
     };
-    let state = AppState::new(Ok(verifier), &config).expect("state");
+    let state = AppState::new(Ok(builder), &config).expect("state");
     LiveServer::start(server::router(state), GRACE).await
 }
 

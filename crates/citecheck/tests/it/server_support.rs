@@ -13,7 +13,7 @@ use citecheck_core::fetch::{FetchOutcome, Page, Rejection};
 use citecheck_core::judge::{JudgeError, JudgeLabel, Judgement};
 use citecheck_core::rank::Bm25Ranker;
 use citecheck_core::{
-    Fetcher, Judge, JudgeInfo, Label, Reason, TokenUsage, Verifier, VerifyOptions,
+    Fetcher, Judge, JudgeInfo, Label, Reason, TokenUsage, Verifier, VerifierBuilder,
 };
 use tokio::sync::{mpsc, Semaphore};
 use tower::ServiceExt;
@@ -131,14 +131,8 @@ impl Judge for EchoJudge {
     }
 }
 
-pub fn verifier_with(fetcher: FakeFetcher) -> Verifier {
-    Verifier::new(
-        Arc::new(fetcher),
-        Arc::new(Bm25Ranker),
-        Arc::new(EchoJudge),
-        VerifyOptions::default(),
-    )
-    .expect("valid options")
+pub fn verifier_with(fetcher: FakeFetcher) -> VerifierBuilder {
+    Verifier::builder(Arc::new(fetcher), Arc::new(Bm25Ranker), Arc::new(EchoJudge))
 }
 
 /// The water page and a 404, no gate.

@@ -8,7 +8,7 @@ use citecheck_core::fetch::resolve::GuardPolicy;
 use citecheck_core::fetch::{DirectFetcher, FetchOptions};
 use citecheck_core::judge::LocalJudge;
 use citecheck_core::rank::Bm25Ranker;
-use citecheck_core::{Verifier, VerifyOptions};
+use citecheck_core::Verifier;
 
 pub fn local_verifier() -> Verifier {
     let options = FetchOptions {
@@ -18,12 +18,12 @@ pub fn local_verifier() -> Verifier {
         },
         ..FetchOptions::default()
     };
-    Verifier::new(
+    Verifier::builder(
         Arc::new(DirectFetcher::new(options).expect("the fetcher builds")),
         Arc::new(Bm25Ranker),
         Arc::new(LocalJudge::default()),
-        VerifyOptions::default(),
     )
+    .build()
     .expect("the verifier builds")
 }
 

@@ -8,13 +8,13 @@
 use std::future::Future;
 use std::time::Duration;
 
-use futures::StreamExt;
 use reqwest::header::HeaderMap;
 use url::Url;
 
 use super::config::{CrawlbaseConfig, Token};
 use super::cost::Render;
 use super::CrawlbaseError;
+use crate::retry::{self, ReadError};
 
 /// One Crawling API request: which rendering, and whether readability runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,40 +32,11 @@ pub(crate) struct Raw {
     pub body: Vec<u8>,
 }
 
-/// One attempt's result: final, or worth another try after `retry_after` (else backoff).
-pub(crate) enum Try<T, E> {
-    Done(T),
-    Retry {
-        error: E,
-        retry_after: Option<Duration>,
-    },
-}
+pub(crate) use crate::retry::{Exhausted, Try};
 
-/// Why retrying stopped: the last attempt's error and how many attempts were made.
-pub(crate) struct Exhausted<E> {
-    pub error: E,
-    pub attempts: u32,
-    /// Set when the API asked to wait longer than allowed.
-    pub refused_wait: Option<Duration>,
-}
-
-impl<E: std::fmt::Display> Exhausted<E> {
-    pub(crate) fn describe(&self, max_wait: Duration) -> String {
-        match self.refused_wait {
-            Some(wait) => format!(
-                "{}; Crawlbase asked to wait {}s, more than the {}s allowed",
-                self.error,
-                wait.as_secs(),
-                max_wait.as_secs()
-            ),
-            None => format!(
-                "{} (after {} attempt{})",
-                self.error,
-                self.attempts,
-                if self.attempts == 1 { "" } else { "s" }
-            ),
-        }
-    }
+/// `exhausted`'s error with how its retries ended.
+pub(crate) fn describe_exhausted<E: std::fmt::Display>(exhausted: &Exhausted<E>) -> String {
+    format!("{}{}", exhausted.error, exhausted.note)
 }
 
 pub(crate) struct Client {
@@ -147,19 +118,14 @@ impl Client {
             .map_err(|err| self.describe(err))?;
         let status = response.status().as_u16();
         let headers = response.headers().clone();
-        let cap = self.max_body_bytes;
-        if response.content_length().is_some_and(|len| len > cap) {
-            return Err(format!("the answer is larger than the {cap}-byte limit"));
-        }
-        let mut body = Vec::new();
-        let mut stream = response.bytes_stream();
-        while let Some(chunk) = stream.next().await {
-            let chunk = chunk.map_err(|err| self.describe(err))?;
-            if body.len() as u64 + chunk.len() as u64 > cap {
-                return Err(format!("the answer is larger than the {cap}-byte limit"));
-            }
-            body.extend_from_slice(&chunk);
-        }
+        let body = retry::read_capped(response, self.max_body_bytes)
+            .await
+            .map_err(|err| match err {
+                ReadError::TooLarge { cap } => {
+                    format!("the answer is larger than the {cap}-byte limit")
+                }
+                ReadError::Body(err) => self.describe(err),
+            })?;
         Ok(Raw {
             status,
             headers,
@@ -168,69 +134,28 @@ impl Client {
     }
 
     /// Runs `once` until it is done, the attempts run out, or the API asks for too long a wait.
-    pub(crate) async fn retrying<T, E, F, Fut>(&self, mut once: F) -> Result<T, Exhausted<E>>
+    pub(crate) async fn retrying<T, E, F, Fut>(&self, once: F) -> Result<T, Exhausted<E>>
     where
         F: FnMut() -> Fut,
         Fut: Future<Output = Try<T, E>>,
     {
-        let mut attempt = 1;
-        loop {
-            let (error, retry_after) = match once().await {
-                Try::Done(value) => return Ok(value),
-                Try::Retry { error, retry_after } => (error, retry_after),
-            };
-            if attempt >= self.attempts {
-                return Err(Exhausted {
-                    error,
-                    attempts: attempt,
-                    refused_wait: None,
-                });
-            }
-            let wait = retry_after.unwrap_or_else(|| self.backoff(attempt));
-            if wait > self.max_retry_wait {
-                return Err(Exhausted {
-                    error,
-                    attempts: attempt,
-                    refused_wait: Some(wait),
-                });
-            }
-            tracing::debug!(
-                attempt,
-                wait_ms = wait.as_millis() as u64,
-                "retrying a Crawlbase call"
-            );
-            tokio::time::sleep(wait).await;
-            attempt += 1;
-        }
+        let policy = retry::Policy {
+            attempts: self.attempts,
+            base: self.retry_base,
+            max_wait: self.max_retry_wait,
+        };
+        retry::run(&policy, once).await
     }
 
-    /// Exponential backoff from `retry_base`, in the upper half of each step (jittered, so that
-    /// concurrent fetches do not retry in step against a shared concurrency limit).
+    /// The delay before retry number `retry` with this client's base.
+    #[cfg(test)]
     fn backoff(&self, retry: u32) -> Duration {
-        crate::retry::backoff(self.retry_base, retry)
+        retry::backoff(self.retry_base, retry)
     }
 
     /// A client error in words, without the request URL and without any token.
     fn describe(&self, err: reqwest::Error) -> String {
-        let kind = if err.is_timeout() {
-            "timed out"
-        } else if err.is_connect() {
-            "could not connect"
-        } else {
-            "failed"
-        };
-        let err = err.without_url();
-        let mut text = format!("the request {kind}: {err}");
-        let mut source = std::error::Error::source(&err);
-        while let Some(cause) = source {
-            let cause_text = cause.to_string();
-            if !text.ends_with(&cause_text) {
-                text.push_str(": ");
-                text.push_str(&cause_text);
-            }
-            source = cause.source();
-        }
-        self.scrub(&text)
+        self.scrub(&retry::describe_transport(err))
     }
 
     /// `text` with every token value replaced.

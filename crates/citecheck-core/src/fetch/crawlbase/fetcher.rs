@@ -13,7 +13,7 @@ use tracing::Instrument;
 use url::Url;
 
 use super::answer::{Answer, Meaning};
-use super::client::{Client, Pass, Try};
+use super::client::{describe_exhausted, Client, Pass, Try};
 use super::config::{CrawlbaseConfig, Token};
 use super::cost::{Counters, Meter, Render};
 use super::error::AccountProblem;
@@ -290,7 +290,7 @@ impl CrawlbaseFetcher {
         let (answer, body) = match result {
             Ok(answered) => answered,
             Err(exhausted) => {
-                let detail = exhausted.describe(client.max_retry_wait);
+                let detail = describe_exhausted(&exhausted);
                 return Step::Done(crawl_failed(requested, detail));
             }
         };

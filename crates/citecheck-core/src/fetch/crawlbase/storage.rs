@@ -9,7 +9,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::answer::{self, Answer};
-use super::client::{Client, Try};
+use super::client::{describe_exhausted, Client, Try};
 use super::config::{CrawlbaseConfig, Token};
 use super::cost::Meter;
 use super::error::AccountProblem;
@@ -84,7 +84,7 @@ pub(crate) async fn read_stored(
         Err(exhausted) => {
             return Err(match exhausted.error {
                 CrawlbaseError::Transport { .. } => CrawlbaseError::Transport {
-                    message: exhausted.describe(client.max_retry_wait),
+                    message: describe_exhausted(&exhausted),
                 },
                 other => other,
             })

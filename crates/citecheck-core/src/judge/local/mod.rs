@@ -257,7 +257,13 @@ impl Judge for LocalJudge {
     }
 
     async fn judge(&self, claim: &str, passages: &[String]) -> Result<Judgement, JudgeError> {
-        Ok(self.assess(claim, passages))
+        // The heuristic is CPU work (milliseconds on long passages): keep it off the executor.
+        let judge = self.clone();
+        let claim = claim.to_string();
+        let passages = passages.to_vec();
+        tokio::task::spawn_blocking(move || judge.assess(&claim, &passages))
+            .await
+            .map_err(JudgeError::Panicked)
     }
 }
 

@@ -10,7 +10,7 @@ use citecheck_core::fetch::{DirectFetcher, FetchOptions};
 use citecheck_core::judge::prompt::PROMPT_VERSION;
 use citecheck_core::judge::{build_llm_judge, LlmProvider};
 use citecheck_core::rank::Bm25Ranker;
-use citecheck_core::{Label, Reason, TokenUsage, Verifier, VerifyOptions};
+use citecheck_core::{Check, Label, Reason, TokenUsage, Verifier};
 use serde_json::json;
 
 use super::mock::{Mock, Reply};
@@ -50,13 +50,9 @@ async fn verifier(mock: &Mock) -> Verifier {
         format!("{}/v1", mock.url()),
     ))
     .expect("judge");
-    Verifier::new(
-        Arc::new(fetcher),
-        Arc::new(Bm25Ranker),
-        judge,
-        VerifyOptions::default(),
-    )
-    .expect("verifier")
+    Verifier::builder(Arc::new(fetcher), Arc::new(Bm25Ranker), judge)
+        .build()
+        .expect("verifier")
 }
 
 #[tokio::test]
@@ -68,7 +64,7 @@ async fn a_verdict_from_an_llm_judge_carries_its_provenance_and_usage() {
     .await;
     mock.page("/boiling", PAGE);
     let url = format!("{}/boiling", mock.url());
-    let result = verifier(&mock).await.verify(CLAIM, &[url]).await;
+    let result = verifier(&mock).await.verify(Check::new(CLAIM, [url])).await;
 
     assert_eq!(result.overall, Label::Supported);
     let citation = &result.citations[0];
@@ -109,7 +105,7 @@ async fn a_judge_failure_is_not_found_with_judge_error_unlike_a_genuine_not_foun
     let url = format!("{}/boiling", mock.url());
     let verifier = verifier(&mock).await;
 
-    let failed = verifier.verify(CLAIM, std::slice::from_ref(&url)).await;
+    let failed = verifier.verify(Check::new(CLAIM, [url.clone()])).await;
     let citation = &failed.citations[0];
     assert_eq!(citation.label, Label::NotFound);
     assert_eq!(citation.reason, Some(Reason::JudgeError));
@@ -118,7 +114,7 @@ async fn a_judge_failure_is_not_found_with_judge_error_unlike_a_genuine_not_foun
     assert!(detail.contains("not valid JSON"), "{detail}");
     assert_no_key(&serde_json::to_string(citation).expect("serialises"));
 
-    let genuine = verifier.verify(CLAIM, &[url]).await;
+    let genuine = verifier.verify(Check::new(CLAIM, [url])).await;
     let citation = &genuine.citations[0];
     assert_eq!(citation.label, Label::NotFound);
     assert_eq!(citation.reason, None);

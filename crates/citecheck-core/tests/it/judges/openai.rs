@@ -222,7 +222,7 @@ async fn a_refused_connection_is_retried_then_reported() {
         .judge(CLAIM, &passages())
         .await
         .expect_err("nothing listens");
-    assert!(matches!(err, JudgeError::Transport(_)), "{err}");
+    assert!(matches!(err, JudgeError::Transport { .. }), "{err}");
     let text = err.to_string();
     assert!(text.contains("could not connect"), "{text}");
     assert!(text.contains("after 2 attempts"), "{text}");

@@ -1,13 +1,13 @@
-//! Resolved settings: defaults < config file < environment < flags.
+//! The pipeline's resolved settings: which fetcher, ranker and judge, and their tuning, from
+//! defaults < config file < environment < flags.
 //!
 //! clap already merges the environment and the flags (a flag wins); the config file fills in
 //! what neither set, and the core's `pub const` defaults fill in the rest. Secrets are read from
-//! the environment only, never from the config file, so a config file can be committed.
+//! the environment only, never from the config file.
 
 use std::collections::HashSet;
-use std::path::Path;
-use std::time::Duration;
 
+use citecheck_core::archive::{self, ArchiveClient, ArchiveOptions};
 use citecheck_core::fetch::direct::{self, FetchOptions};
 use citecheck_core::fetch::resolve::GuardPolicy;
 use citecheck_core::judge::{LlmJudgeConfig, LlmProvider, SecretString};
@@ -15,86 +15,8 @@ use citecheck_core::rank::DEFAULT_TOP_K;
 use citecheck_core::verifier::{
     VerifyOptions, DEFAULT_FETCH_CONCURRENCY, DEFAULT_JUDGE_CONCURRENCY,
 };
-use serde::Deserialize;
 
-use crate::cli::GlobalArgs;
-
-/// A configuration or usage problem: the process exits with code 3.
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct ConfigError(pub String);
-
-fn config_error(message: impl Into<String>) -> anyhow::Error {
-    ConfigError(message.into()).into()
-}
-
-/// The config file's shape. Unknown keys are errors, so a typo does not silently do nothing.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FileConfig {
-    #[serde(default)]
-    pub fetch: FetchSection,
-    #[serde(default)]
-    pub pipeline: PipelineSection,
-    #[serde(default)]
-    pub judge: JudgeSection,
-    #[serde(default)]
-    pub server: ServerSection,
-    #[serde(default)]
-    pub batch: crate::batch::BatchSection,
-    #[serde(default)]
-    pub audit: crate::audit::command::AuditSection,
-}
-
-/// `[server]`: `citecheck serve`'s settings (resolved in `server::config`).
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ServerSection {
-    pub listen: Option<String>,
-    pub max_urls: Option<usize>,
-    pub max_claim_chars: Option<usize>,
-    pub max_request_bytes: Option<usize>,
-    pub max_concurrent: Option<usize>,
-    pub request_deadline_secs: Option<f64>,
-    pub shutdown_grace_secs: Option<f64>,
-    pub cors_origins: Option<Vec<String>>,
-    pub api_keys_file: Option<std::path::PathBuf>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FetchSection {
-    pub fetcher: Option<String>,
-    pub connect_timeout_secs: Option<f64>,
-    pub timeout_secs: Option<f64>,
-    pub max_body_bytes: Option<u64>,
-    pub max_redirects: Option<usize>,
-    pub attempts: Option<u32>,
-    pub concurrency: Option<usize>,
-    pub user_agent: Option<String>,
-    pub allow_private_hosts: Option<bool>,
-    pub allowed_hosts: Option<Vec<String>>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PipelineSection {
-    pub ranker: Option<String>,
-    pub model_dir: Option<std::path::PathBuf>,
-    pub top_k: Option<usize>,
-    pub max_words: Option<usize>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct JudgeSection {
-    pub provider: Option<String>,
-    pub model: Option<String>,
-    pub concurrency: Option<usize>,
-    pub base_url: Option<String>,
-    pub timeout_secs: Option<f64>,
-    pub attempts: Option<u32>,
-}
+use super::{at_least_one, seconds, ConfigError, FileConfig, GlobalArgs};
 
 /// Which fetch backend to use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -149,17 +71,17 @@ pub enum JudgeProvider {
 }
 
 impl JudgeProvider {
-    fn parse(text: &str) -> anyhow::Result<Self> {
+    fn parse(text: &str) -> Result<Self, ConfigError> {
         match text.trim().to_ascii_lowercase().as_str() {
             "local" => Ok(JudgeProvider::Local),
             other => other
                 .parse::<LlmProvider>()
                 .map(JudgeProvider::Llm)
-                .map_err(|_| {
-                    config_error(format!(
-                    "unknown judge `{other}` (JUDGE_PROVIDER / --judge): expected local, openai, \
-                     anthropic or ollama"
-                ))
+                .map_err(|_| ConfigError::Unknown {
+                    setting: "judge",
+                    value: other.to_string(),
+                    flags: "JUDGE_PROVIDER / --judge",
+                    expected: "local, openai, anthropic or ollama",
                 }),
         }
     }
@@ -172,15 +94,6 @@ impl JudgeProvider {
     }
 }
 
-/// A secret the chosen configuration needs is not set: the process exits with code 3, and the
-/// HTTP service answers 503 naming the variable (never a value).
-#[derive(Debug, thiserror::Error)]
-#[error("{message}")]
-pub struct MissingSecret {
-    pub variable: &'static str,
-    pub message: String,
-}
-
 /// Everything needed to build the pipeline.
 #[derive(Debug, Clone)]
 pub struct Settings {
@@ -190,6 +103,8 @@ pub struct Settings {
     /// The embedding model's directory (`None`: `$CITECHECK_MODEL_DIR` is already folded in by
     /// the flag; else the per-user default).
     pub model_dir: Option<std::path::PathBuf>,
+    /// Past this many bytes the on-disk embedding cache's oldest entries are deleted.
+    pub embedding_cache_max_bytes: u64,
     pub verify: VerifyOptions,
     pub judge: JudgeProvider,
     pub judge_model: Option<String>,
@@ -197,32 +112,34 @@ pub struct Settings {
     pub llm: Option<LlmJudgeConfig>,
     /// Crawlbase's tokens and endpoint (used by `--fetcher crawlbase` and by replay).
     pub crawlbase: CrawlbaseEnv,
+    /// Asking the web archive about dead links (`None`: off).
+    pub archive: Option<ArchiveSettings>,
+}
+
+/// How dead links are looked up.
+#[derive(Debug, Clone)]
+pub struct ArchiveSettings {
+    pub options: ArchiveOptions,
+    /// Judge the claim against the archived copy too.
+    pub judge_archived: bool,
 }
 
 impl Settings {
-    /// Resolves settings from flags/environment (`args`) and the config file they name.
-    pub fn resolve(args: &GlobalArgs) -> anyhow::Result<Settings> {
-        let file = match &args.config {
-            Some(path) => load_file(path)?,
-            None => FileConfig::default(),
-        };
-        Self::merge(args, file)
-    }
-
-    pub fn merge(args: &GlobalArgs, file: FileConfig) -> anyhow::Result<Settings> {
+    /// Settings from flags/environment (`args`) over the config file's sections.
+    pub fn merge(args: &GlobalArgs, file: &FileConfig) -> Result<Settings, ConfigError> {
         Self::merge_with_env(args, file, env_value)
     }
 
     /// `merge`, reading secrets and provider URLs through `env` (tests pass a fixed table).
     pub fn merge_with_env(
         args: &GlobalArgs,
-        file: FileConfig,
+        file: &FileConfig,
         env: impl Fn(&str) -> Option<String>,
-    ) -> anyhow::Result<Settings> {
+    ) -> Result<Settings, ConfigError> {
         let fetcher = match args
             .fetcher
             .clone()
-            .or(file.fetch.fetcher)
+            .or_else(|| file.fetch.fetcher.clone())
             .unwrap_or_else(|| "direct".to_string())
             .to_ascii_lowercase()
             .as_str()
@@ -230,15 +147,18 @@ impl Settings {
             "direct" => FetcherKind::Direct,
             "crawlbase" => FetcherKind::Crawlbase,
             other => {
-                return Err(config_error(format!(
-                    "unknown fetcher `{other}` (FETCHER / --fetcher): expected direct or crawlbase"
-                )))
+                return Err(ConfigError::Unknown {
+                    setting: "fetcher",
+                    value: other.to_string(),
+                    flags: "FETCHER / --fetcher",
+                    expected: "direct or crawlbase",
+                })
             }
         };
         let ranker = match args
             .ranker
             .clone()
-            .or(file.pipeline.ranker)
+            .or_else(|| file.pipeline.ranker.clone())
             // The reference design ranks with all-MiniLM-L6-v2; BM25 stays a flag away.
             .unwrap_or_else(|| "embedding".to_string())
             .to_ascii_lowercase()
@@ -247,10 +167,12 @@ impl Settings {
             "lexical" | "bm25" => RankerKind::Lexical,
             "embedding" | "semantic" => RankerKind::Embedding,
             other => {
-                return Err(config_error(format!(
-                    "unknown ranker `{other}` (CITECHECK_RANKER / --ranker): expected lexical or \
-                     embedding"
-                )))
+                return Err(ConfigError::Unknown {
+                    setting: "ranker",
+                    value: other.to_string(),
+                    flags: "CITECHECK_RANKER / --ranker",
+                    expected: "lexical or embedding",
+                })
             }
         };
         let judge = JudgeProvider::parse(
@@ -263,8 +185,8 @@ impl Settings {
         let mut allowed_hosts: HashSet<String> = file
             .fetch
             .allowed_hosts
-            .unwrap_or_default()
-            .into_iter()
+            .iter()
+            .flatten()
             .map(|h| h.trim().to_ascii_lowercase())
             .collect();
         allowed_hosts.extend(
@@ -289,7 +211,7 @@ impl Settings {
                 args.timeout.or(file.fetch.timeout_secs),
                 direct::DEFAULT_TIMEOUT,
             )?,
-            max_body_bytes: positive(
+            max_body_bytes: at_least_one(
                 "max body bytes",
                 args.max_body_bytes.or(file.fetch.max_body_bytes),
                 direct::DEFAULT_MAX_BODY_BYTES,
@@ -298,7 +220,7 @@ impl Settings {
                 .max_redirects
                 .or(file.fetch.max_redirects)
                 .unwrap_or(direct::DEFAULT_MAX_REDIRECTS),
-            attempts: positive(
+            attempts: at_least_one(
                 "fetch attempts",
                 args.fetch_attempts.or(file.fetch.attempts),
                 direct::DEFAULT_ATTEMPTS,
@@ -306,7 +228,7 @@ impl Settings {
             user_agent: args
                 .user_agent
                 .clone()
-                .or(file.fetch.user_agent)
+                .or_else(|| file.fetch.user_agent.clone())
                 .unwrap_or_else(|| direct::DEFAULT_USER_AGENT.to_string()),
             guard: GuardPolicy {
                 enabled: !allow_private,
@@ -315,24 +237,27 @@ impl Settings {
             ..FetchOptions::default()
         };
         let verify = VerifyOptions {
-            top_k: positive("top k", args.top_k.or(file.pipeline.top_k), DEFAULT_TOP_K)?,
-            max_words: positive(
+            top_k: at_least_one("top k", args.top_k.or(file.pipeline.top_k), DEFAULT_TOP_K)?,
+            max_words: at_least_one(
                 "max words",
                 args.max_words.or(file.pipeline.max_words),
                 citecheck_core::passage::DEFAULT_MAX_WORDS,
             )?,
-            fetch_concurrency: positive(
+            fetch_concurrency: at_least_one(
                 "fetch concurrency",
                 args.fetch_concurrency.or(file.fetch.concurrency),
                 DEFAULT_FETCH_CONCURRENCY,
             )?,
-            judge_concurrency: positive(
+            judge_concurrency: at_least_one(
                 "judge concurrency",
                 args.judge_concurrency.or(file.judge.concurrency),
                 DEFAULT_JUDGE_CONCURRENCY,
             )?,
         };
-        let judge_model = args.judge_model.clone().or(file.judge.model);
+        let judge_model = args
+            .judge_model
+            .clone()
+            .or_else(|| file.judge.model.clone());
         let llm = match judge {
             JudgeProvider::Local => None,
             JudgeProvider::Llm(provider) => {
@@ -346,13 +271,13 @@ impl Settings {
                     .judge_base_url
                     .clone()
                     .or_else(|| env(provider.base_url_variable()))
-                    .or(file.judge.base_url);
+                    .or_else(|| file.judge.base_url.clone());
                 config.timeout = seconds(
                     "judge timeout",
                     args.judge_timeout.or(file.judge.timeout_secs),
                     provider.default_timeout(),
                 )?;
-                config.attempts = positive(
+                config.attempts = at_least_one(
                     "judge attempts",
                     args.judge_attempts.or(file.judge.attempts),
                     config.attempts,
@@ -364,7 +289,17 @@ impl Settings {
             fetcher,
             fetch,
             ranker,
-            model_dir: args.model_dir.clone().or(file.pipeline.model_dir),
+            embedding_cache_max_bytes: crate::prune::megabytes(at_least_one(
+                "embedding cache size in MB (--embedding-cache-max-mb / \
+                 CITECHECK_EMBEDDING_CACHE_MAX_MB)",
+                args.embedding_cache_max_mb
+                    .or(file.pipeline.embedding_cache_max_mb),
+                crate::prune::DEFAULT_EMBEDDING_CACHE_MAX_MB,
+            )?),
+            model_dir: args
+                .model_dir
+                .clone()
+                .or_else(|| file.pipeline.model_dir.clone()),
             verify,
             judge,
             judge_model,
@@ -374,8 +309,53 @@ impl Settings {
                 js_token: env("CRAWLBASE_JS_TOKEN"),
                 api_url: env("CRAWLBASE_API_URL"),
             },
+            archive: archive_settings(args, file)?,
         })
     }
+}
+
+/// The archive lookup, on unless `--no-archive` or `[archive] enabled = false`. Its requests
+/// carry the fetcher's User-Agent.
+fn archive_settings(
+    args: &GlobalArgs,
+    file: &FileConfig,
+) -> Result<Option<ArchiveSettings>, ConfigError> {
+    let enabled = match args.no_archive {
+        Some(off) => !off,
+        None => file.archive.enabled.unwrap_or(true),
+    };
+    if !enabled {
+        return Ok(None);
+    }
+    let options = ArchiveOptions {
+        base_url: args
+            .archive_url
+            .clone()
+            .or_else(|| file.archive.url.clone())
+            .unwrap_or_else(|| archive::DEFAULT_ARCHIVE_URL.to_string()),
+        timeout: seconds(
+            "archive timeout",
+            file.archive.timeout_secs,
+            archive::DEFAULT_TIMEOUT,
+        )?,
+        user_agent: args
+            .user_agent
+            .clone()
+            .or_else(|| file.fetch.user_agent.clone())
+            .unwrap_or_else(|| direct::DEFAULT_USER_AGENT.to_string()),
+        ..ArchiveOptions::default()
+    };
+    // Refuse a bad URL now, as a configuration error, rather than at the first dead link.
+    ArchiveClient::new(options.clone()).map_err(|err| {
+        ConfigError::Invalid(format!(
+            "{err} ({} / --archive-url)",
+            archive::ARCHIVE_URL_VAR
+        ))
+    })?;
+    Ok(Some(ArchiveSettings {
+        options,
+        judge_archived: args.archive_verify.or(file.archive.verify).unwrap_or(false),
+    }))
 }
 
 /// A non-empty environment variable's value.
@@ -383,40 +363,11 @@ fn env_value(name: &str) -> Option<String> {
     std::env::var(name).ok().filter(|v| !v.trim().is_empty())
 }
 
-/// Reads and parses a config file; every problem names the file.
-pub fn load_file(path: &Path) -> anyhow::Result<FileConfig> {
-    let text = std::fs::read_to_string(path).map_err(|err| {
-        config_error(format!("cannot read config file {}: {err}", path.display()))
-    })?;
-    toml::from_str(&text)
-        .map_err(|err| config_error(format!("invalid config file {}: {err}", path.display())))
-}
-
-fn seconds(name: &str, value: Option<f64>, default: Duration) -> anyhow::Result<Duration> {
-    match value {
-        None => Ok(default),
-        Some(secs) if secs.is_finite() && secs > 0.0 && secs <= 86_400.0 => {
-            Ok(Duration::from_secs_f64(secs))
-        }
-        Some(secs) => Err(config_error(format!(
-            "{name} must be a positive number of seconds up to 86400, got {secs}"
-        ))),
-    }
-}
-
-fn positive<T>(name: &str, value: Option<T>, default: T) -> anyhow::Result<T>
-where
-    T: PartialOrd + Default + std::fmt::Display + Copy,
-{
-    match value {
-        None => Ok(default),
-        Some(v) if v > T::default() => Ok(v),
-        Some(v) => Err(config_error(format!("{name} must be at least 1, got {v}"))),
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use std::path::Path;
+    use std::time::Duration;
+
     use super::*;
     use clap::Parser;
 
@@ -434,7 +385,7 @@ mod tests {
         let file: FileConfig =
             toml::from_str("[pipeline]\ntop_k = 5\nmax_words = 120\n[fetch]\ntimeout_secs = 2.5\n")
                 .expect("valid toml");
-        let s = Settings::merge(&args(&["--top-k", "7"]), file).expect("valid");
+        let s = Settings::merge(&args(&["--top-k", "7"]), &file).expect("valid");
         assert_eq!(s.verify.top_k, 7);
         assert_eq!(s.verify.max_words, 120);
         assert_eq!(s.fetch.timeout, Duration::from_millis(2500));
@@ -447,7 +398,7 @@ mod tests {
         let file: FileConfig =
             toml::from_str("[pipeline]\nranker = \"embedding\"\nmodel_dir = \"/from/file\"\n")
                 .expect("valid toml");
-        let s = Settings::merge(&args(&[]), file).expect("valid");
+        let s = Settings::merge(&args(&[]), &file).expect("valid");
         assert_eq!(s.ranker, RankerKind::Embedding);
         // CITECHECK_MODEL_DIR, when the environment sets it, rightly outranks the file.
         let expected = std::env::var_os("CITECHECK_MODEL_DIR")
@@ -457,18 +408,18 @@ mod tests {
         let file: FileConfig =
             toml::from_str("[pipeline]\nmodel_dir = \"/from/file\"\n").expect("valid toml");
         let flags = args(&["--ranker", "lexical", "--model-dir", "/from/flag"]);
-        let s = Settings::merge(&flags, file).expect("valid");
+        let s = Settings::merge(&flags, &file).expect("valid");
         assert_eq!(s.ranker, RankerKind::Lexical);
         assert_eq!(s.model_dir.as_deref(), Some(Path::new("/from/flag")));
     }
 
     #[test]
     fn the_example_config_parses_and_matches_the_defaults() {
-        let text = include_str!("../../../citecheck.example.toml");
+        let text = include_str!("../../../../citecheck.example.toml");
         let file: FileConfig = toml::from_str(text).expect("citecheck.example.toml is valid");
-        let from_file = Settings::merge_with_env(&args(&[]), file, |_| None).expect("valid");
+        let from_file = Settings::merge_with_env(&args(&[]), &file, |_| None).expect("valid");
         let defaults =
-            Settings::merge_with_env(&args(&[]), FileConfig::default(), |_| None).expect("valid");
+            Settings::merge_with_env(&args(&[]), &FileConfig::default(), |_| None).expect("valid");
         assert_eq!(from_file.verify.top_k, defaults.verify.top_k);
         assert_eq!(from_file.verify.max_words, defaults.verify.max_words);
         assert_eq!(from_file.ranker, defaults.ranker);
@@ -479,16 +430,57 @@ mod tests {
         );
         assert_eq!(from_file.fetch.user_agent, defaults.fetch.user_agent);
         assert_eq!(from_file.fetch.guard.enabled, defaults.fetch.guard.enabled);
+        assert_eq!(
+            from_file.embedding_cache_max_bytes,
+            defaults.embedding_cache_max_bytes
+        );
+        let (a, b) = (
+            from_file.archive.expect("on in the example"),
+            defaults.archive.expect("on by default"),
+        );
+        assert_eq!(a.options.base_url, b.options.base_url);
+        assert_eq!(a.options.timeout, b.options.timeout);
+        assert_eq!(a.judge_archived, b.judge_archived);
+    }
+
+    #[test]
+    fn archive_lookups_follow_flags_over_the_file() {
+        let off: FileConfig = toml::from_str("[archive]\nenabled = false\n").expect("toml");
+        assert!(Settings::merge_with_env(&args(&[]), &off, |_| None)
+            .expect("valid")
+            .archive
+            .is_none());
+        let s = Settings::merge_with_env(&args(&["--no-archive=false"]), &off, |_| None)
+            .expect("valid");
+        assert!(s.archive.is_some(), "the flag wins over the file");
+        let s =
+            Settings::merge_with_env(&args(&["--no-archive"]), &FileConfig::default(), |_| None)
+                .expect("valid");
+        assert!(s.archive.is_none());
+        let file: FileConfig =
+            toml::from_str("[archive]\nurl = \"http://127.0.0.1:9\"\nverify = true\n")
+                .expect("toml");
+        let s = Settings::merge_with_env(&args(&[]), &file, |_| None).expect("valid");
+        let archive = s.archive.expect("on");
+        assert_eq!(archive.options.base_url, "http://127.0.0.1:9");
+        assert!(archive.judge_archived);
+        let err = Settings::merge_with_env(
+            &args(&["--archive-url", "web.archive.org"]),
+            &FileConfig::default(),
+            |_| None,
+        )
+        .expect_err("not a URL");
+        assert!(err.to_string().contains("CITECHECK_ARCHIVE_URL"), "{err}");
     }
 
     #[test]
     fn unknown_keys_and_bad_values_are_configuration_errors() {
         assert!(toml::from_str::<FileConfig>("[fetch]\ntimeout = 3\n").is_err());
-        let err = Settings::merge(&args(&["--top-k", "0"]), FileConfig::default())
+        let err = Settings::merge(&args(&["--top-k", "0"]), &FileConfig::default())
             .expect_err("zero is refused");
-        assert!(err.downcast_ref::<ConfigError>().is_some());
+        assert!(matches!(err, ConfigError::AtLeastOne { .. }), "{err:?}");
         assert!(err.to_string().contains("top k"));
-        let err = Settings::merge(&args(&["--judge", "oracle"]), FileConfig::default())
+        let err = Settings::merge(&args(&["--judge", "oracle"]), &FileConfig::default())
             .expect_err("unknown judge");
         assert!(err.to_string().contains("oracle"));
     }
@@ -502,7 +494,7 @@ mod tests {
         };
         let s = Settings::merge_with_env(
             &args(&["--judge", "anthropic", "--judge-model", "m1"]),
-            FileConfig::default(),
+            &FileConfig::default(),
             env,
         )
         .expect("valid");
@@ -515,22 +507,26 @@ mod tests {
 
     #[test]
     fn a_missing_key_names_the_variable_and_exits_as_a_configuration_error() {
-        let s =
-            Settings::merge_with_env(&args(&["--judge", "openai"]), FileConfig::default(), |_| {
-                None
-            })
-            .expect("settings resolve; the key is checked when building");
+        let s = Settings::merge_with_env(
+            &args(&["--judge", "openai"]),
+            &FileConfig::default(),
+            |_| None,
+        )
+        .expect("settings resolve; the key is checked when building");
         let err = crate::engine::build_verifier(&s)
             .err()
             .expect("no key, no OpenAI judge");
-        let missing = err.downcast_ref::<MissingSecret>().expect("typed");
-        assert_eq!(missing.variable, "OPENAI_API_KEY");
+        let crate::error::AppError::MissingSecret(missing) = &err else {
+            panic!("typed: {err:?}");
+        };
+        assert_eq!(missing.variable(), "OPENAI_API_KEY");
+        assert_eq!(err.exit_code(), crate::error::EXIT_CONFIG);
         assert!(err.to_string().contains("OPENAI_API_KEY"));
     }
 
     #[test]
     fn the_guard_can_be_turned_off_or_narrowed() {
-        let s = Settings::merge(&args(&["--allow-private-hosts"]), FileConfig::default())
+        let s = Settings::merge(&args(&["--allow-private-hosts"]), &FileConfig::default())
             .expect("valid");
         assert!(!s.fetch.guard.enabled);
         let s = Settings::merge(
@@ -539,7 +535,7 @@ mod tests {
                 "--allow-host",
                 "Wiki.Internal",
             ]),
-            FileConfig::default(),
+            &FileConfig::default(),
         )
         .expect("valid");
         assert!(s.fetch.guard.enabled);

@@ -1,25 +1,29 @@
-//! The batch's page cache: each distinct URL is fetched and prepared (Markdown cut into passages)
-//! once, however many claims cite it, and politely (at most `per_host` fetches in flight per
-//! host).
+//! The shared page cache a verifier can keep across claims: each distinct URL is fetched and
+//! prepared once however many claims cite it, and politely (at most `per_host` fetches in flight
+//! per host and port).
 //!
 //! Two claims asking for the same URL at the same moment share one fetch (each URL has a
 //! once-cell; the second waiter awaits the first). Finished entries live in a least-recently-used
-//! table of bounded size, so memory does not grow with the batch: a URL is fetched a second time
+//! table of bounded size, so memory does not grow with the run: a URL is fetched a second time
 //! only when more than `capacity` other distinct URLs were needed between two of its citations.
-//! Entries still being fetched are never evicted, and at most `concurrency` of them exist.
+//! Entries still being fetched are never evicted.
+//!
+//! Why not moka: its eviction is approximate (TinyLFU, applied asynchronously), and the batch's
+//! promise, pinned by a test, is exact LRU with a hard bound; this table is a hundred lines.
 
 use std::collections::HashMap;
+use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use citecheck_core::{Fetched, Verifier};
 use tokio::sync::{OnceCell, Semaphore};
+
+use super::Fetched;
 
 /// Prepared pages kept by default.
 pub const DEFAULT_CACHE_PAGES: usize = 512;
-/// Fetches in flight per host by default: as many as claims in flight by default, so a batch
-/// citing one site is not slowed below its own concurrency, and fewer than the six connections
-/// per host a browser opens.
+/// Fetches in flight per host by default: as many as claims in flight by default in a batch, and
+/// fewer than the six connections per host a browser opens.
 pub const DEFAULT_PER_HOST: usize = 4;
 
 struct Slot {
@@ -33,16 +37,6 @@ struct Table {
     clock: u64,
 }
 
-/// Fetch-once, bounded page cache with a per-host limit.
-pub struct PageCache {
-    verifier: Arc<Verifier>,
-    capacity: usize,
-    table: Mutex<Table>,
-    hosts: HostLimiter,
-    fetches: AtomicU64,
-    hits: AtomicU64,
-}
-
 /// How the cache was used.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct CacheStats {
@@ -52,10 +46,18 @@ pub struct CacheStats {
     pub hits: u64,
 }
 
+/// Fetch-once, bounded page cache with a per-host limit.
+pub(crate) struct PageCache {
+    capacity: usize,
+    table: Mutex<Table>,
+    hosts: HostLimiter,
+    fetches: AtomicU64,
+    hits: AtomicU64,
+}
+
 impl PageCache {
-    pub fn new(verifier: Arc<Verifier>, capacity: usize, per_host: usize) -> Self {
+    pub(crate) fn new(capacity: usize, per_host: usize) -> Self {
         PageCache {
-            verifier,
             capacity: capacity.max(1),
             table: Mutex::new(Table::default()),
             hosts: HostLimiter::new(per_host.max(1)),
@@ -64,11 +66,12 @@ impl PageCache {
         }
     }
 
-    pub fn verifier(&self) -> &Arc<Verifier> {
-        &self.verifier
+    /// A permit for one request to `url`'s host, from the same per-host limit fetches use.
+    pub(crate) async fn host_permit(&self, url: &str) -> Option<tokio::sync::OwnedSemaphorePermit> {
+        self.hosts.acquire(url).await
     }
 
-    pub fn stats(&self) -> CacheStats {
+    pub(crate) fn stats(&self) -> CacheStats {
         CacheStats {
             fetches: self.fetches.load(Ordering::Relaxed),
             hits: self.hits.load(Ordering::Relaxed),
@@ -76,23 +79,24 @@ impl PageCache {
     }
 
     /// Entries currently held (finished or in flight).
-    pub fn len(&self) -> usize {
+    #[cfg(test)]
+    fn len(&self) -> usize {
         self.lock().slots.len()
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// The fetched and prepared page for `url`, fetching it if no one has.
-    pub async fn get(&self, url: &str) -> Fetched {
+    /// The page for `url`, running `fetch` if no one has.
+    pub(crate) async fn get<F, Fut>(&self, url: &str, fetch: F) -> Fetched
+    where
+        F: FnOnce() -> Fut,
+        Fut: Future<Output = Fetched>,
+    {
         let cell = self.slot(url);
         let mut fetched_here = false;
         let fetched = cell
             .get_or_init(|| async {
                 fetched_here = true;
                 let _permit = self.hosts.acquire(url).await;
-                self.verifier.fetch(url).await
+                fetch().await
             })
             .await
             .clone();
@@ -205,11 +209,52 @@ fn host_key(url: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fetch::Rejection;
+    use crate::model::{Label, Reason};
 
     #[test]
     fn hosts_are_keyed_by_name_and_port() {
         assert_eq!(host_key("https://A.example/x"), "a.example:443");
         assert_eq!(host_key("http://a.example/y"), "a.example:80");
         assert_eq!(host_key("http://127.0.0.1:8080/"), "127.0.0.1:8080");
+    }
+
+    #[tokio::test]
+    async fn the_page_cache_stays_bounded_however_many_urls_pass_through() {
+        let urls: Vec<String> = (0..10).map(|i| format!("https://c.example/{i}")).collect();
+        let fetches: Mutex<HashMap<String, usize>> = Mutex::new(HashMap::new());
+        let cache = PageCache::new(3, 2);
+        let get = |url: String| {
+            let cache = &cache;
+            let fetches = &fetches;
+            async move {
+                cache
+                    .get(&url, || async {
+                        *fetches
+                            .lock()
+                            .expect("not poisoned")
+                            .entry(url.clone())
+                            .or_default() += 1;
+                        Fetched::Rejected(Rejection::new(Label::Unreachable, Reason::Http(404)))
+                    })
+                    .await
+            }
+        };
+        for url in &urls {
+            get(url.clone()).await;
+            assert!(cache.len() <= 3, "{} entries", cache.len());
+        }
+        // The most recent URL is still there; the first was evicted and is fetched again.
+        get(urls[9].clone()).await;
+        assert_eq!(fetches.lock().expect("not poisoned")[&urls[9]], 1);
+        get(urls[0].clone()).await;
+        assert_eq!(fetches.lock().expect("not poisoned")[&urls[0]], 2);
+        assert_eq!(
+            cache.stats(),
+            CacheStats {
+                fetches: 11,
+                hits: 1
+            }
+        );
     }
 }

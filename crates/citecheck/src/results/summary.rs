@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::fmt::{self, Write as _};
 
 use citecheck_core::model::CrawlCost;
-use citecheck_core::{Label, Reason, TokenUsage, UrlVerdict};
+use citecheck_core::{ArchiveStatus, Label, Reason, TokenUsage, UrlVerdict};
 use serde::Serialize;
 
 /// Citation precision over claim-URL pairs.
@@ -51,6 +51,9 @@ pub struct Summary {
     pub dead_links: BTreeMap<String, u64>,
     /// Everything `--retry-failed` would try again, by reason.
     pub fetch_failures: BTreeMap<String, u64>,
+    /// What the web archive said about the dead links: rot apart from possibly fabricated.
+    #[serde(default)]
+    pub archive: ArchiveCounts,
     /// Distinct URL fetches in this run and citations served from the batch's page cache.
     pub pages_fetched: u64,
     pub cache_hits: u64,
@@ -64,12 +67,41 @@ pub struct Summary {
     pub crawl: Option<CrawlCost>,
 }
 
+/// Dead links by what the web archive said about them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct ArchiveCounts {
+    /// Archived once: the page existed, the link rotted.
+    pub link_rot: u64,
+    /// Never archived: possibly fabricated.
+    pub never_archived: u64,
+    /// The archive could not be asked.
+    pub lookup_failed: u64,
+}
+
+impl ArchiveCounts {
+    pub fn total(&self) -> u64 {
+        self.link_rot + self.never_archived + self.lookup_failed
+    }
+}
+
 impl Summary {
     /// Counts one citation.
     pub fn add(&mut self, citation: &UrlVerdict) {
         self.add_parts(citation.label, citation.reason.as_ref());
+        if let Some(archive) = &citation.follow_up.archive {
+            self.add_archive(archive.status);
+        }
         if let Some(usage) = citation.meta.as_ref().and_then(|m| m.usage) {
             self.tokens += usage;
+        }
+    }
+
+    /// Counts what the archive said about one dead link.
+    pub fn add_archive(&mut self, status: ArchiveStatus) {
+        match status {
+            ArchiveStatus::Archived => self.archive.link_rot += 1,
+            ArchiveStatus::NeverArchived => self.archive.never_archived += 1,
+            ArchiveStatus::LookupFailed => self.archive.lookup_failed += 1,
         }
     }
 
@@ -150,6 +182,15 @@ impl Summary {
             self.dead_links.values().sum::<u64>(),
             counts(&self.dead_links, "none")
         );
+        if self.archive.total() > 0 {
+            let a = self.archive;
+            let _ = writeln!(
+                out,
+                "archive: {} link rot (archived before), {} never archived (possibly \
+                 fabricated), {} lookups failed",
+                a.link_rot, a.never_archived, a.lookup_failed
+            );
+        }
         let failures: u64 = self.fetch_failures.values().sum();
         let _ = write!(
             out,
@@ -218,6 +259,45 @@ mod tests {
             s.add_parts(*label, reason.as_ref());
         }
         s
+    }
+
+    #[test]
+    fn link_rot_is_counted_apart_from_never_archived_links() {
+        let mut s = Summary::default();
+        for (reason, status) in [
+            (Reason::Http(404), Some(ArchiveStatus::Archived)),
+            (Reason::Http(410), Some(ArchiveStatus::Archived)),
+            (Reason::NoSuchDomain, Some(ArchiveStatus::NeverArchived)),
+            (Reason::Soft404, Some(ArchiveStatus::LookupFailed)),
+            (Reason::Http(503), None),
+        ] {
+            let mut c =
+                UrlVerdict::without_judge("https://a.example/x", Label::Unreachable, reason);
+            c.follow_up.archive = status.map(|status| citecheck_core::ArchiveInfo {
+                status,
+                snapshot_url: None,
+                captured_at: None,
+                verdict: None,
+                evidence_quote: None,
+                note: String::new(),
+            });
+            s.add(&c);
+        }
+        assert_eq!(
+            s.archive,
+            ArchiveCounts {
+                link_rot: 2,
+                never_archived: 1,
+                lookup_failed: 1
+            }
+        );
+        assert!(s.render().contains(
+            "archive: 2 link rot (archived before), 1 never archived (possibly fabricated), 1 \
+             lookups failed"
+        ));
+        let json = serde_json::to_value(&s).expect("serialises");
+        assert_eq!(json["archive"]["never_archived"], 1);
+        assert!(!Summary::default().render().contains("archive:"));
     }
 
     #[test]

@@ -38,7 +38,7 @@ fn every_gold_quote_is_on_its_page_and_every_decisive_label_has_one() {
                     problems.push(format!("{}: a quote on a {}", claim.id, gold.label))
                 }
                 (Some(quote), true) => match page_markdown(&pages, &gold.url) {
-                    Some(md) if guard::quote_in_passages(quote, &[md.clone()]) => {}
+                    Some(md) if guard::quote_in_passages(quote, std::slice::from_ref(&md)) => {}
                     Some(md) => problems.push(format!(
                         "{}: quote not on the page: {quote:?}\n{md}",
                         claim.id

@@ -171,7 +171,8 @@ pub fn align(
     // A claim name the sentence's surroundings carry is what its "it" or "they" refers to, so
     // another name in a sentence with such a pronoun does not stand in its place.
     let absent = |c: &&Entity| {
-        !sentence.mentions(c) && !(sentence.anaphoric && context.iter().any(|x| x.mentions(c)))
+        let referred = sentence.anaphoric && context.iter().any(|x| x.mentions(c));
+        !(sentence.mentions(c) || referred)
     };
     for c in claim.entities.iter().filter(absent) {
         let replaced = sentence

@@ -77,6 +77,10 @@ pub struct DevClaim {
 pub struct GoldCitation {
     pub url: String,
     pub label: Label,
+    /// For people and for the set's own checks: the passage of the page that decides the
+    /// label, copied verbatim (`supported` and `contradicted` only).
+    #[serde(default)]
+    pub quote: Option<String>,
 }
 
 /// Reads and checks a `claims.jsonl`: unique ids, one gold label per cited URL, and a
@@ -183,6 +187,51 @@ pub struct EvalReport {
     pub categories: Vec<CategoryScore>,
     /// Every citation whose label differs from its gold label.
     pub misses: Vec<Miss>,
+    /// Confidence against observed accuracy, over the citations a judge decided.
+    pub reliability: Vec<ReliabilityBucket>,
+}
+
+/// One confidence bucket: the judged citations whose confidence falls in `[low, high)` (the
+/// last bucket includes 1.0), and how many of them got their gold label.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ReliabilityBucket {
+    pub low: f64,
+    pub high: f64,
+    pub citations: usize,
+    pub correct: usize,
+    /// Mean confidence in the bucket; `None` when it is empty.
+    pub mean_confidence: Option<f64>,
+    /// Share correct; `None` when it is empty.
+    pub accuracy: Option<f64>,
+}
+
+/// Bucket edges of the reliability table.
+pub const RELIABILITY_EDGES: [f64; 7] = [0.0, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0];
+
+/// Buckets `(confidence, correct)` pairs by [`RELIABILITY_EDGES`].
+pub fn reliability(judged: &[(f64, bool)]) -> Vec<ReliabilityBucket> {
+    RELIABILITY_EDGES
+        .windows(2)
+        .enumerate()
+        .map(|(k, edge)| {
+            let last = k + 2 == RELIABILITY_EDGES.len();
+            let inside: Vec<&(f64, bool)> = judged
+                .iter()
+                .filter(|(c, _)| *c >= edge[0] && (*c < edge[1] || (last && *c <= edge[1])))
+                .collect();
+            let n = inside.len();
+            let correct = inside.iter().filter(|(_, ok)| *ok).count();
+            let mean = (n > 0).then(|| inside.iter().map(|(c, _)| c).sum::<f64>() / n as f64);
+            ReliabilityBucket {
+                low: edge[0],
+                high: edge[1],
+                citations: n,
+                correct,
+                mean_confidence: mean,
+                accuracy: (n > 0).then(|| correct as f64 / n as f64),
+            }
+        })
+        .collect()
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -240,6 +289,7 @@ impl EvalReport {
         let mut counts = vec![vec![0usize; Label::ALL.len()]; Label::ALL.len()];
         let mut categories: BTreeMap<&str, CategoryScore> = BTreeMap::new();
         let mut misses = Vec::new();
+        let mut judged: Vec<(f64, bool)> = Vec::new();
         let (mut citations, mut claims_correct) = (0, 0);
         for (claim, verdict) in claims.iter().zip(verdicts) {
             let category = categories
@@ -259,6 +309,9 @@ impl EvalReport {
             for (url, citation) in claim.urls.iter().zip(&verdict.citations) {
                 let gold = gold_for(claim, url);
                 counts[index(gold)][index(citation.label)] += 1;
+                if citation.meta.as_ref().is_some_and(|m| m.judge.is_some()) {
+                    judged.push((citation.confidence, gold == citation.label));
+                }
                 citations += 1;
                 category.citations += 1;
                 if gold == citation.label {
@@ -319,6 +372,7 @@ impl EvalReport {
             },
             categories: categories.into_values().collect(),
             misses,
+            reliability: reliability(&judged),
         }
     }
 }
@@ -380,6 +434,22 @@ impl fmt::Display for EvalReport {
             writeln!(f)?;
         }
         writeln!(f)?;
+        writeln!(
+            f,
+            "reliability (judged citations)\n{:<16}{:>10}{:>12}{:>10}",
+            "confidence", "citations", "mean conf.", "accuracy"
+        )?;
+        for b in &self.reliability {
+            writeln!(
+                f,
+                "{:<16}{:>10}{:>12}{:>10}",
+                format!("{:.1}-{:.1}", b.low, b.high),
+                b.citations,
+                score(b.mean_confidence),
+                score(b.accuracy)
+            )?;
+        }
+        writeln!(f)?;
         writeln!(f, "{:<26}{:>10}{:>12}", "category", "claims", "citations")?;
         for c in &self.categories {
             writeln!(
@@ -436,12 +506,32 @@ mod tests {
                 .map(|&(u, label)| GoldCitation {
                     url: u.into(),
                     label,
+                    quote: None,
                 })
                 .collect(),
             gold_overall: claim_label(gold.iter().map(|&(_, l)| l)),
             category: "test".into(),
             note: None,
         }
+    }
+
+    #[test]
+    fn reliability_buckets_count_confidence_against_correctness() {
+        let judged = [
+            (0.95, true),
+            (1.0, true),
+            (0.92, false),
+            (0.55, true),
+            (0.3, false),
+        ];
+        let table = reliability(&judged);
+        assert_eq!(table.len(), RELIABILITY_EDGES.len() - 1);
+        let top = table.last().expect("a top bucket");
+        assert_eq!((top.citations, top.correct), (3, 2));
+        assert!((top.accuracy.expect("not empty") - 2.0 / 3.0).abs() < 1e-9);
+        assert_eq!((table[0].citations, table[0].correct), (1, 0));
+        assert_eq!((table[1].citations, table[1].correct), (1, 1));
+        assert_eq!(table[2].accuracy, None);
     }
 
     fn verdict(labels: &[Label]) -> ClaimVerdict {

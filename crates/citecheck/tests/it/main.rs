@@ -23,3 +23,4 @@ mod server_shutdown;
 mod server_slow;
 mod server_support;
 mod support_local;
+mod testset;

@@ -14,6 +14,9 @@ use super::compare::{self, NumberFit};
 pub const CONTEXT_CREDIT: f64 = 0.5;
 /// Credit for a word that only shares a stem prefix ("construct"/"construction").
 pub const PARTIAL_CREDIT: f64 = 0.8;
+/// Coverage, the conflicting name's words included, a sentence needs before a replaced name
+/// can contradict the claim.
+pub const ENTITY_FLOOR: f64 = 0.5;
 /// The alignment of a claim with one sentence.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Alignment {
@@ -51,6 +54,32 @@ impl Alignment {
     /// The sentence states the same thing with a slot flipped, given enough coverage.
     pub fn conflicting(&self) -> bool {
         self.number_conflict() || self.polarity_differs() || self.entity_conflict.is_some()
+    }
+
+    /// How strongly the sentence contradicts the claim, in `[0, 1]`: the coverage of the rest of
+    /// the claim when a slot is flipped. A name counts as standing in the claim entity's place
+    /// only when it has the same shape (one word against one word, a full name against a full
+    /// name: "Bremen" for "Hamburg", "Karl von Frisch" for "Konrad Lorenz"), or when the
+    /// sentence is about the claim even without the name (coverage reaches [`ENTITY_FLOOR`]); a
+    /// person's name against a lone place name is a sentence about something else.
+    pub fn conflict_strength(&self) -> f64 {
+        if !self.conflicting() {
+            return 0.0;
+        }
+        if self.number_conflict() || self.polarity_differs() {
+            return self.rest_coverage;
+        }
+        match &self.entity_conflict {
+            Some((claim, page)) => {
+                let single = |name: &str| name.split_whitespace().count() == 1;
+                if single(claim) == single(page) || self.coverage >= ENTITY_FLOOR {
+                    self.rest_coverage
+                } else {
+                    0.0
+                }
+            }
+            None => 0.0,
+        }
     }
 
     /// `coverage=0.83 numbers=ok polarity=same entities=ok`
@@ -139,7 +168,13 @@ pub fn align(
     // alignment is the slot.
     let mut entity_conflict: Option<(&Entity, &Entity)> = None;
     let mut rest_coverage = rest(None);
-    for c in claim.entities.iter().filter(|c| !sentence.mentions(c)) {
+    // A claim name the sentence's surroundings carry is what its "it" or "they" refers to, so
+    // another name in a sentence with such a pronoun does not stand in its place.
+    let absent = |c: &&Entity| {
+        let referred = sentence.anaphoric && context.iter().any(|x| x.mentions(c));
+        !(sentence.mentions(c) || referred)
+    };
+    for c in claim.entities.iter().filter(absent) {
         let replaced = sentence
             .entities
             .iter()

@@ -53,6 +53,9 @@ pub struct Analysis {
     pub quantities: Vec<Quantity>,
     pub cues: Vec<Cue>,
     pub entities: Vec<Entity>,
+    /// Holds a pronoun that refers back ("it", "they", "his"): its subject may be named only in
+    /// the sentences around it.
+    pub anaphoric: bool,
     /// Initials of each run of capitalised words, for acronyms ("Food and Drug Administration").
     initials: Vec<String>,
     /// Words written in capitals ("FDA", "AWS"), lower-cased.
@@ -87,19 +90,40 @@ impl Analysis {
         let mut forms = vec![None; lexemes.len()];
         let mut content: Vec<(String, usize)> = Vec::new();
         let mut cue_starts: Vec<(CueKind, usize)> = Vec::new();
+        // Once a comparison turns to its other arm ("compared with B, who didn't"), a negation
+        // there is about B, not about what the text states of its subject.
+        let mut other_arm = false;
+        // A comparison that opens the sentence ("Unlike the earlier rovers, it ...") ends at the
+        // first comma, where the sentence's own subject takes over.
+        let mut fronted = false;
+        let mut seen_word = false;
         for (i, lexeme) in lexemes.iter().enumerate() {
+            if fronted && lexeme.text == "," {
+                other_arm = false;
+                fronted = false;
+            }
             if lexeme.kind != LexKind::Word || consumed[i] {
                 continue;
             }
+            let opening = !seen_word;
+            seen_word = true;
             let word = lower[i].as_str();
+            if opening && lexicon::COMPARISONS.contains(&word) {
+                fronted = true;
+            }
             let normalised = normalise(lexeme.text);
             let next = lower.get(i + 1).map(String::as_str);
             let contrast = lexicon::CONTRASTS
                 .iter()
                 .any(|&(a, b)| word == a && next == Some(b));
-            if lexicon::NEGATIONS.contains(&word) || normalised.negated {
+            let previous = i.checked_sub(1).map(|p| lower[p].as_str());
+            other_arm |= lexicon::COMPARISONS.contains(&word)
+                || (word == "than"
+                    && !matches!(previous, Some("rather"))
+                    && lexemes.get(i + 1).is_some_and(|n| n.kind == LexKind::Word));
+            if (lexicon::NEGATIONS.contains(&word) || normalised.negated) && !other_arm {
                 cue_starts.push((CueKind::Negation, i + 1));
-            } else if contrast {
+            } else if contrast && !other_arm {
                 cue_starts.push((CueKind::Contrast, i + 2));
             } else if lexicon::DENIALS.contains(&normalised.form.as_str())
                 || lexicon::DENIALS.contains(&word)
@@ -147,7 +171,11 @@ impl Analysis {
                 _ => None,
             })
             .collect();
+        let anaphoric = lower
+            .iter()
+            .any(|w| lexicon::ANAPHORS.contains(&w.as_str()));
         Analysis {
+            anaphoric,
             forms,
             content,
             vocabulary,

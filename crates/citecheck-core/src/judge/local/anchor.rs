@@ -41,10 +41,7 @@ pub fn number_fit(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> Number
             .any(|other| !std::ptr::eq(other, q) && compare::same(other, p))
     };
     let rival = |p: &&Quantity| {
-        !compare::same(q, p)
-            && !spoken_for(p)
-            && compare::comparable(&q.measure, &p.measure, true)
-            && anchored(p)
+        !compare::same(q, p) && !spoken_for(p) && compare::same_slot(q, p, true) && anchored(p)
     };
     if sentence.quantities.iter().filter(same).any(anchored) {
         NumberFit::Match

@@ -21,6 +21,7 @@ use crate::model::JudgeInfo;
 mod align;
 mod analyse;
 mod anchor;
+mod calibrate;
 mod compare;
 mod lex;
 mod lexicon;
@@ -34,6 +35,8 @@ use analyse::Analysis;
 pub const DEFAULT_SUPPORT_THRESHOLD: f64 = 0.7;
 /// Coverage of the rest of the claim a sentence with a flipped slot needs to contradict it.
 pub const DEFAULT_CONTRADICT_THRESHOLD: f64 = 0.55;
+/// Coverage a pair of adjacent sentences must add over its better half to be the evidence.
+pub const PAIR_GAIN: f64 = 0.1;
 /// The heuristic's version, reported as the judge's `prompt_version`.
 pub const HEURISTIC_VERSION: &str = "local-v1";
 pub const MODEL: &str = "heuristic-v1";
@@ -90,6 +93,30 @@ impl LocalJudge {
             })
             .collect();
         let weights = Weights::over(split.iter().flat_map(|(_, _, a)| a));
+        // Adjacent sentences of one paragraph (or adjacent list items) read together: evidence
+        // is often split over two ("... opened in 1889. It stood 300 metres tall."). The pair is
+        // one contiguous span of the passage, so it is still a verbatim quote.
+        let pairs: Vec<(&str, Analysis, usize, usize, usize)> = split
+            .iter()
+            .enumerate()
+            .flat_map(|(p, (passage, segments, _))| {
+                segments.windows(2).enumerate().filter_map(move |(k, w)| {
+                    let joined = match (w[0].kind, w[1].kind) {
+                        (segment::Kind::Sentence, segment::Kind::Sentence) => {
+                            w[0].paragraph == w[1].paragraph
+                        }
+                        (segment::Kind::ListItem, segment::Kind::ListItem) => {
+                            w[0].heading == w[1].heading
+                        }
+                        _ => false,
+                    };
+                    joined.then(|| {
+                        let text = &passage[w[0].range.start..w[1].range.end];
+                        (text, Analysis::new(text), p, k, k + 1)
+                    })
+                })
+            })
+            .collect();
         let mut best_support: Option<Candidate<'_>> = None;
         let mut best_conflict: Option<Candidate<'_>> = None;
         let mut best_any: Option<Candidate<'_>> = None;
@@ -116,7 +143,11 @@ impl LocalJudge {
                 if a.consistent() && better(&best_support, a.coverage, |b| b.coverage) {
                     best_support = Some(candidate.clone());
                 }
-                if a.conflicting() && better(&best_conflict, a.rest_coverage, |b| b.rest_coverage) {
+                if a.conflict_strength() > 0.0
+                    && better(&best_conflict, a.conflict_strength(), |b| {
+                        b.conflict_strength()
+                    })
+                {
                     best_conflict = Some(candidate.clone());
                 }
                 // A heading is a poor quote for "not found": any sentence as close beats it.
@@ -126,6 +157,33 @@ impl LocalJudge {
                 if replaces_heading || better(&best_any, a.coverage, |b| b.coverage) {
                     best_any = Some(candidate);
                 }
+            }
+        }
+        for (quote, analysis, p, first, second) in &pairs {
+            let (_, segments, analyses) = &split[*p];
+            let mut context: Vec<&Analysis> = Vec::new();
+            context.extend(first.checked_sub(1).map(|b| &analyses[b]));
+            for extra in [segments[*first].heading].into_iter().flatten() {
+                context.push(&analyses[extra]);
+            }
+            let alignment = align(&claim, analysis, &context, &weights);
+            // A pair must add what neither sentence has alone, or it only dilutes the quote; and
+            // a sentence that contradicts the claim on its own is not rescued by its neighbour.
+            let alone = [*first, *second].map(|k| align(&claim, &analyses[k], &context, &weights));
+            let gain = alignment.coverage - alone[0].coverage.max(alone[1].coverage);
+            let flips = alone
+                .iter()
+                .any(|a| a.conflict_strength() >= self.thresholds.contradict);
+            if alignment.consistent()
+                && !flips
+                && gain >= PAIR_GAIN
+                && better(&best_support, alignment.coverage, |b| b.coverage)
+            {
+                best_support = Some(Candidate {
+                    quote,
+                    alignment,
+                    heading: false,
+                });
             }
         }
         self.decide(best_support, best_conflict, best_any)
@@ -138,19 +196,22 @@ impl LocalJudge {
         any: Option<Candidate<'_>>,
     ) -> Judgement {
         let s = support.as_ref().map_or(0.0, |c| c.alignment.coverage);
-        let c = conflict.as_ref().map_or(0.0, |c| c.alignment.rest_coverage);
-        let (label, chosen, confidence) = match (support, conflict) {
+        let c = conflict
+            .as_ref()
+            .map_or(0.0, |c| c.alignment.conflict_strength());
+        let (label, chosen, score) = match (support, conflict) {
             (Some(sup), _) if s >= self.thresholds.support && s > c => {
-                (JudgeLabel::Supported, Some(sup), 0.5 + 0.5 * s)
+                (JudgeLabel::Supported, Some(sup), s)
             }
             (_, Some(con)) if c >= self.thresholds.contradict => {
-                (JudgeLabel::Contradicted, Some(con), 0.4 + 0.55 * c)
+                (JudgeLabel::Contradicted, Some(con), c)
             }
             _ => {
                 let best = any.as_ref().map_or(0.0, |a| a.alignment.coverage);
-                (JudgeLabel::NotFound, any, 1.0 - 0.6 * best)
+                (JudgeLabel::NotFound, any, best)
             }
         };
+        let confidence = calibrate::confidence(label, score);
         Judgement {
             label,
             evidence_quote: chosen.as_ref().map(|c| c.quote.to_string()),

@@ -36,6 +36,9 @@ pub struct Quantity {
     pub span: std::ops::Range<usize>,
     /// The number as written, for explanations.
     pub text: String,
+    /// Written glued to a word that is not a unit ("3.2GHz", "64-bit", "8-core"): part of a
+    /// name or a specification, which conflicts only with a number of the same word.
+    pub compound: bool,
 }
 
 /// Finds the quantities in `lexemes`, in order.
@@ -60,6 +63,7 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
                         .map(|l| l.text)
                         .collect::<Vec<_>>()
                         .join(" "),
+                    compound: false,
                 },
                 1.0,
                 next,
@@ -114,6 +118,12 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
                 hit.then_some(bound)
             });
         let hedged = hedged_at(&lower, i);
+        let glued = lexemes[i].kind == LexKind::Number
+            && lexemes.get(i + 1).is_some_and(|n| {
+                n.kind == LexKind::Word
+                    && (n.hyphenated || n.start == lexemes[i].start + lexemes[i].text.len())
+            });
+        let compound = glued && matches!(measure, Measure::Noun(_));
         let text = lexemes[i..after.max(i + 1)]
             .iter()
             .map(|l| l.text)
@@ -129,6 +139,7 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
                 at: i,
                 span: if currency.is_some() { i - 1 } else { i }..after.max(i + 1),
                 text,
+                compound,
             },
             scale,
             next,

@@ -1,0 +1,70 @@
+//! Confidence (pure): the decisive score of a verdict -> the share of such verdicts that were
+//! right on the development set (`fixtures/devset`, lexical ranker).
+//!
+//! Each label has its own score (support coverage, contradiction strength, or for `not_found`
+//! the best coverage any sentence reached: a near miss is a weak "not found") and its own
+//! piecewise-linear curve through the accuracies observed in score bands on the development set.
+//! Held-out text scores lower than the set the curves were fitted on, so read the confidence as
+//! an upper estimate; the README publishes the reliability table on both sets.
+
+use crate::judge::JudgeLabel;
+
+/// (score, observed accuracy) knots, scores increasing; flat beyond the ends.
+type Curve = &'static [(f64, f64)];
+
+/// `supported` by support coverage: 11 of 12 right in 0.70-0.80, 56 of 59 above.
+const SUPPORTED: Curve = &[(0.7, 0.9), (1.0, 0.96)];
+/// `contradicted` by contradiction strength: 6 of 7 right in 0.55-0.60, 39 of 39 above.
+const CONTRADICTED: Curve = &[(0.55, 0.85), (0.8, 0.95)];
+/// `not_found` by the best coverage seen: 21 of 25 right below 0.40, 9 of 13 in 0.40-0.50,
+/// 2 of 8 in 0.50-0.60 and 1 of 5 above.
+const NOT_FOUND: Curve = &[(0.35, 0.85), (0.45, 0.7), (0.55, 0.25), (0.65, 0.2)];
+
+/// The calibrated confidence of `label` given its decisive `score`, in `[0, 1]`.
+pub fn confidence(label: JudgeLabel, score: f64) -> f64 {
+    let curve = match label {
+        JudgeLabel::Supported => SUPPORTED,
+        JudgeLabel::Contradicted => CONTRADICTED,
+        JudgeLabel::NotFound => NOT_FOUND,
+    };
+    interpolate(curve, score).clamp(0.0, 1.0)
+}
+
+fn interpolate(curve: Curve, x: f64) -> f64 {
+    let (Some(&(x0, y0)), Some(&(xn, yn))) = (curve.first(), curve.last()) else {
+        return 0.0;
+    };
+    if x.is_nan() || x <= x0 {
+        return y0;
+    }
+    if x >= xn {
+        return yn;
+    }
+    curve.windows(2).find(|w| x <= w[1].0).map_or(yn, |w| {
+        let (a, b) = (w[0], w[1]);
+        a.1 + (b.1 - a.1) * (x - a.0) / (b.0 - a.0)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn curves_follow_their_knots_and_stay_flat_beyond_them() {
+        assert_eq!(confidence(JudgeLabel::Supported, 0.7), 0.9);
+        assert_eq!(confidence(JudgeLabel::Supported, 1.0), 0.96);
+        assert!((confidence(JudgeLabel::Supported, 0.85) - 0.93).abs() < 1e-9);
+        assert_eq!(confidence(JudgeLabel::Contradicted, 0.2), 0.85);
+        assert_eq!(confidence(JudgeLabel::NotFound, 0.0), 0.85);
+        assert_eq!(confidence(JudgeLabel::NotFound, 0.9), 0.2);
+        assert!(confidence(JudgeLabel::NotFound, f64::NAN).is_finite());
+    }
+
+    #[test]
+    fn a_near_miss_is_a_weaker_not_found_than_a_silent_page() {
+        let silent = confidence(JudgeLabel::NotFound, 0.2);
+        let near = confidence(JudgeLabel::NotFound, 0.6);
+        assert!(silent > near, "{silent} vs {near}");
+    }
+}

@@ -173,9 +173,11 @@ pub async fn run(args: &BatchArgs, config: &Config) -> Result<u8, AppError> {
     let input = match (&claims_file, &args.input) {
         (Some(file), _) => file.path().to_path_buf(),
         (None, Some(input)) => input.clone(),
-        (None, None) => return Err(AppError::usage(
-            "batch needs an INPUT file, --answers FILE, or `batch status|export BATCH`",
-        )),
+        (None, None) => {
+            return Err(AppError::usage(
+                "batch needs an INPUT file, --answers FILE, or `batch status|export BATCH`",
+            ))
+        }
     };
     let job = args.job(input, &config.batch, config.quiet)?;
     let engine = crate::engine::build_off_executor(&config.pipeline).await?;

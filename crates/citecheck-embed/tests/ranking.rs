@@ -201,7 +201,11 @@ fn long_page() -> (PagePassages, usize) {
         "/../../fixtures/embedding/long_page.html"
     );
     let html = std::fs::read_to_string(path).expect("long_page.html");
-    let markdown = citecheck_core::extract::html_to_markdown(&html, None).markdown;
+    let budget = citecheck_core::limits::Budget::new(std::time::Duration::from_secs(60));
+    let limits = citecheck_core::limits::PageLimits::default();
+    let markdown = citecheck_core::extract::html_to_markdown(&html, None, &limits, &budget)
+        .expect("the long page converts")
+        .markdown;
     let passages = citecheck_core::passage::split(&markdown, 200).expect("passages");
     let evidence = passages
         .iter()

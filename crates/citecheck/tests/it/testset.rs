@@ -4,8 +4,10 @@
 //! guard against regressions, not a target.
 
 use std::path::Path;
+use std::time::Duration;
 
 use citecheck::eval::{self, CLAIMS_FILE, PAGES_DIR};
+use citecheck_core::limits::{Budget, PageLimits};
 use citecheck_core::{extract, guard, Label};
 
 use crate::support_local::{fixture, local_verifier};
@@ -19,7 +21,9 @@ const CONTRADICTED_PRECISION_FLOOR: f64 = 0.77;
 fn page_markdown(pages: &Path, url: &str) -> Option<String> {
     let file = pages.join(format!("{}.html", url.trim_start_matches('/')));
     let html = std::fs::read_to_string(file).ok()?;
-    Some(extract::html_to_markdown(&html, None).markdown)
+    let budget = Budget::new(Duration::from_secs(60));
+    let extracted = extract::html_to_markdown(&html, None, &PageLimits::default(), &budget);
+    Some(extracted.expect("a fixture page converts").markdown)
 }
 
 #[test]

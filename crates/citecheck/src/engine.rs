@@ -70,7 +70,7 @@ pub fn build(settings: &Settings) -> Result<Engine, AppError> {
             announce_first_fetch(settings.model_dir.as_deref());
             let options = citecheck_embed::EmbeddingOptions {
                 model_dir: settings.model_dir.clone(),
-                ..citecheck_embed::EmbeddingOptions::from_env()
+                ..citecheck_embed::EmbeddingOptions::from_env_with_threads(settings.embed_threads)
                     .context("reading the embedding settings from the environment")?
             };
             if let Some(dir) = &options.cache_dir {

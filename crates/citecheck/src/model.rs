@@ -27,6 +27,7 @@ pub async fn run(args: &ModelArgs, config: &Config) -> Result<u8, AppError> {
     let dir = citecheck_embed::files::resolve_model_dir(config.pipeline.model_dir.as_deref())
         .map_err(anyhow::Error::from)?;
     let action = args.action;
+    let threads = config.pipeline.embed_threads;
     // Downloading (and the pip subprocess) block: keep them off the executor.
     let info = tokio::task::spawn_blocking(move || {
         if let ModelAction::Fetch = action {
@@ -34,8 +35,11 @@ pub async fn run(args: &ModelArgs, config: &Config) -> Result<u8, AppError> {
             let source = citecheck_embed::fetch::ensure_model(&dir, &options)?;
             eprintln!("model: {source}");
         }
-        // The backend and threads a load would use (CITECHECK_EMBED_BACKEND / _THREADS).
-        let runtime = citecheck_embed::EmbedderOptions::from_env()?.resolve()?;
+        // The backend and threads a load would use (CITECHECK_EMBED_BACKEND, --embed-threads over
+        // CITECHECK_EMBED_THREADS).
+        let runtime = citecheck_embed::EmbedderOptions::from_env()?
+            .with_threads(threads)?
+            .resolve()?;
         Ok::<_, citecheck_embed::EmbedError>((citecheck_embed::files::inspect(&dir), runtime))
     })
     .await

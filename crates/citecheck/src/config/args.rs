@@ -71,6 +71,11 @@ pub struct GlobalArgs {
     )]
     pub embedding_cache_max_mb: Option<u64>,
 
+    /// Threads the embedding model may use [default: the physical cores, kept only where a
+    /// start-up probe shows they help]; overrides CITECHECK_EMBED_THREADS.
+    #[arg(long, global = true, value_name = "N")]
+    pub embed_threads: Option<usize>,
+
     /// Passages shown to the judge per citation.
     #[arg(long, global = true, env = "CITECHECK_TOP_K", value_name = "K")]
     pub top_k: Option<usize>,

@@ -106,6 +106,8 @@ pub struct Settings {
     pub model_dir: Option<std::path::PathBuf>,
     /// Past this many bytes the on-disk embedding cache's oldest entries are deleted.
     pub embedding_cache_max_bytes: u64,
+    /// `--embed-threads`: the embedding model's thread count, over `CITECHECK_EMBED_THREADS`.
+    pub embed_threads: Option<usize>,
     pub verify: VerifyOptions,
     pub judge: JudgeProvider,
     pub judge_model: Option<String>,
@@ -307,6 +309,7 @@ impl Settings {
                 .model_dir
                 .clone()
                 .or_else(|| file.pipeline.model_dir.clone()),
+            embed_threads: args.embed_threads,
             verify,
             judge,
             judge_model,

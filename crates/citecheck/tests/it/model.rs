@@ -29,6 +29,22 @@ fn model_info_on_an_empty_directory_reports_every_file_missing_and_fetches_nothi
 }
 
 #[test]
+fn embed_threads_flag_outranks_the_environment_and_zero_is_refused_by_name() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    citecheck(dir.path())
+        .env("CITECHECK_EMBED_THREADS", "2")
+        .args(["model", "info", "--embed-threads", "3"])
+        .assert()
+        .code(1)
+        .stdout(contains("3 threads (configured)"));
+    citecheck(dir.path())
+        .args(["model", "info", "--embed-threads", "0"])
+        .assert()
+        .failure()
+        .stderr(contains("invalid embedding thread count \"0\""));
+}
+
+#[test]
 fn model_fetch_without_a_source_names_the_directory_and_both_ways_to_fill_it() {
     let dir = tempfile::tempdir().expect("tempdir");
     citecheck(dir.path())

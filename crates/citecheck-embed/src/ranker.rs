@@ -24,9 +24,11 @@ use crate::tokenize::WindowParams;
 /// slower; 512 keeps short windows from running as skinny matrices.
 pub const DEFAULT_BATCH_TOKENS: usize = 512;
 
-/// Passages of a page that the model embeds (the BM25 best); see BENCHMARKS.md for how it was
-/// chosen. A page with no more passages than this is embedded whole.
-pub const DEFAULT_SHORTLIST: usize = 24;
+/// Passages of a page that the model embeds (the BM25 best). A page with no more passages than
+/// this is embedded whole (every page of the ranking fixtures, every development-set page). Set by
+/// cost, BENCHMARKS.md: 24 took 1.3 CPU seconds for the 23,000-word page on AVX2, 12 took 0.8,
+/// and the development set, whose pages are one or two passages, scores every size the same.
+pub const DEFAULT_SHORTLIST: usize = 12;
 
 /// Overrides [`DEFAULT_SHORTLIST`] (`0`: embed every passage).
 pub const SHORTLIST_ENV: &str = "CITECHECK_EMBED_SHORTLIST";
@@ -185,27 +187,32 @@ impl std::fmt::Debug for EmbeddingRanker {
 impl EmbeddingRanker {
     /// Finds the model (fetching it when missing and `options.fetch` allows), loads it and
     /// opens the cache. Blocking: call it off the async executor.
+    ///
+    /// Loading verifies every file against its pin, so the directory is inspected (which hashes
+    /// every file again, 90 MB of weights) only when a load fails: hashing the weights twice
+    /// was a tenth of the CPU time of a first verification of a 23,000-word page, and a third
+    /// of a cached one (BENCHMARKS.md).
     pub fn open(options: &EmbeddingOptions) -> Result<Self, EmbedError> {
         let dir = files::resolve_model_dir(options.model_dir.as_deref())?;
-        match &options.fetch {
-            Some(fetch) => {
-                let source = ensure_model(&dir, fetch)?;
-                if source != crate::fetch::FetchSource::AlreadyPresent {
-                    tracing::info!(dir = %dir.display(), %source, "embedding model fetched");
-                }
-            }
-            None => {
-                if !files::inspect(&dir).is_complete() {
+        let embedder = match Embedder::load(&dir, options.embedder) {
+            Ok(embedder) => embedder,
+            Err(err) if files::inspect(&dir).is_complete() => return Err(err),
+            Err(_) => {
+                let Some(fetch) = &options.fetch else {
                     return Err(EmbedError::ModelUnavailable {
                         dir,
                         reasons: "fetching is disabled".into(),
                     });
+                };
+                let source = ensure_model(&dir, fetch)?;
+                if source != crate::fetch::FetchSource::AlreadyPresent {
+                    tracing::info!(dir = %dir.display(), %source, "embedding model fetched");
                 }
+                Embedder::load(&dir, options.embedder)?
             }
-        }
-        let embedder = Arc::new(Embedder::load(&dir, options.embedder)?);
+        };
         Ok(Self::new(
-            embedder,
+            Arc::new(embedder),
             options.window,
             options.batch_tokens,
             options.cache_dir.clone(),

@@ -11,9 +11,14 @@
 //!    threads of AVX-512 products run slower in sum than one); the extra threads are used only if
 //!    they add at least a third of a thread's throughput each.
 //!
-//! The probe costs ~50 ms once per process, next to ~200 ms for loading the weights.
+//! The probe costs ~50 ms, next to ~200 ms for loading the weights, and runs at most once per
+//! backend per process: `citecheck model info` and the load that follows it (or a server's
+//! several rankers) share the first decision instead of measuring again, which would cost the
+//! time again and could, on a busy machine, give a different answer within one process.
 
 use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use crate::error::EmbedError;
@@ -96,8 +101,25 @@ pub fn physical_cores() -> usize {
     }
 }
 
-/// The thread count for `backend` on this machine, and how it was found.
+/// The thread count for `backend` on this machine, and how it was found: measured on the first
+/// call for each backend, the same answer afterwards.
 pub(crate) fn fit_machine(backend: Backend) -> (usize, ThreadSource) {
+    static FITS: [OnceLock<(usize, ThreadSource)>; Backend::ALL.len()] =
+        [const { OnceLock::new() }; Backend::ALL.len()];
+    // Every backend is in `ALL`; the fallback index only keeps this free of a panic path.
+    let slot = Backend::ALL
+        .iter()
+        .position(|b| *b == backend)
+        .unwrap_or(Backend::ALL.len() - 1);
+    *FITS[slot].get_or_init(|| measure(backend))
+}
+
+/// How many times [`measure`] ran in this process (for the test of the cache).
+static MEASUREMENTS: AtomicUsize = AtomicUsize::new(0);
+
+/// [`fit_machine`] without the cache: counts the cores and, when there are several, probes.
+fn measure(backend: Backend) -> (usize, ThreadSource) {
+    MEASUREMENTS.fetch_add(1, Ordering::Relaxed);
     let cores = physical_cores();
     if cores <= 1 {
         return (1, ThreadSource::SingleCore);
@@ -152,5 +174,26 @@ mod tests {
             ThreadSource::Measured { cores: c, .. } => assert_eq!(c, cores),
             ThreadSource::Configured => panic!("nothing was configured"),
         }
+    }
+
+    #[test]
+    fn the_machine_is_measured_once_per_backend_per_process() {
+        let first: Vec<_> = Backend::ALL
+            .into_iter()
+            .filter(|b| b.is_supported())
+            .map(fit_machine)
+            .collect();
+        let after_first = MEASUREMENTS.load(Ordering::Relaxed);
+        let again: Vec<_> = Backend::ALL
+            .into_iter()
+            .filter(|b| b.is_supported())
+            .map(fit_machine)
+            .collect();
+        assert_eq!(first, again, "a second call gave another answer");
+        assert_eq!(MEASUREMENTS.load(Ordering::Relaxed), after_first);
+        assert!(
+            after_first <= Backend::ALL.len(),
+            "{after_first} measurements"
+        );
     }
 }

@@ -24,7 +24,7 @@ export BATCH_CONCURRENCY="${BATCH_CONCURRENCY:-4}"
 [ -x "$work/.venv/bin/python" ] || { echo "no venv at $work/.venv (see its README.md)" >&2; exit 1; }
 [ -x /usr/bin/time ] || { echo "needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
 
-(cd "$repo" && cargo build --quiet --release --locked -p citecheck -p citecheck-embed --bin citecheck --bin fetch-model)
+(cd "$repo" && cargo build --quiet --release --locked -p citecheck -p citecheck-embed)
 bin="$target/release/citecheck"
 model_dir=$("$target/release/fetch-model" | sed -n 's/^directory: //p')
 

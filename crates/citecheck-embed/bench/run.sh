@@ -19,7 +19,9 @@ repeats=${REPEATS:-3}
 target=${CARGO_TARGET_DIR:-$repo/target}
 
 cd "$repo"
-cargo build --quiet --release --locked -p citecheck-embed --bin embed-bench --bin fetch-model
+# The same packages as the build the README gives: another set unifies the dependencies'
+# features differently and rebuilds them (minutes on a busy machine).
+cargo build --quiet --release --locked -p citecheck -p citecheck-embed
 model_dir=$("$target/release/fetch-model" | sed -n 's/^directory: //p')
 
 cp "$repo/crates/citecheck-embed/bench/dump_passages.py" "$work/"

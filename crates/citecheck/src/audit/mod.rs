@@ -258,20 +258,6 @@ impl AuditStore {
         Ok(())
     }
 
-    /// One row by id.
-    pub fn get(&self, id: i64) -> anyhow::Result<Option<AuditRow>> {
-        let filter = AuditFilter {
-            id: Some(id),
-            ..AuditFilter::default()
-        };
-        let mut found = None;
-        self.scan(&filter, |row| {
-            found = Some(row);
-            Ok(())
-        })?;
-        Ok(found)
-    }
-
     fn lock(&self) -> std::sync::MutexGuard<'_, Connection> {
         // A panic while holding the lock leaves the connection usable (SQLite rolls back the
         // open transaction when it is dropped), so a poisoned mutex is recovered, not fatal.
@@ -281,15 +267,38 @@ impl AuditStore {
     }
 }
 
-/// An audit index the `audit` command can list: the SQLite one, or rows already read from the
-/// PostgreSQL one (`--queue`).
-pub trait AuditIndex {
-    /// Gives each row matching `filter` to `each`, in the filter's order.
+/// An audit index as the reading commands (`audit`, `replay --audit-id`, `report`) see it: the
+/// SQLite one ([`AuditStore`]) or the PostgreSQL one that `citecheck worker` writes
+/// (`queue::audit::PgAuditIndex`). Both answer the same [`AuditFilter`] with the same
+/// [`AuditRow`]s, so every reading command has one code path whatever the store.
+///
+/// The calls block (SQLite is synchronous; the PostgreSQL index waits on its runtime): from
+/// async code, call them inside `spawn_blocking`.
+pub trait AuditIndex: Send + Sync {
+    /// Gives each row matching `filter` to `each`, in the filter's order, without holding them
+    /// all.
     fn scan_rows(
         &self,
         filter: &AuditFilter,
         each: &mut dyn FnMut(AuditRow) -> anyhow::Result<()>,
     ) -> anyhow::Result<()>;
+
+    /// Where the index is, as shown to people (a path, or a server without its password).
+    fn describe(&self) -> String;
+
+    /// One row by id.
+    fn row(&self, id: i64) -> anyhow::Result<Option<AuditRow>> {
+        let filter = AuditFilter {
+            id: Some(id),
+            ..AuditFilter::default()
+        };
+        let mut found = None;
+        self.scan_rows(&filter, &mut |row| {
+            found = Some(row);
+            Ok(())
+        })?;
+        Ok(found)
+    }
 }
 
 impl AuditIndex for AuditStore {
@@ -300,16 +309,9 @@ impl AuditIndex for AuditStore {
     ) -> anyhow::Result<()> {
         self.scan(filter, each)
     }
-}
 
-/// Rows already selected by the filter they were read with.
-impl AuditIndex for Vec<AuditRow> {
-    fn scan_rows(
-        &self,
-        _filter: &AuditFilter,
-        each: &mut dyn FnMut(AuditRow) -> anyhow::Result<()>,
-    ) -> anyhow::Result<()> {
-        self.iter().cloned().try_for_each(each)
+    fn describe(&self) -> String {
+        format!("audit index {}", self.path.display())
     }
 }
 

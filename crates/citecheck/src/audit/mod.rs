@@ -17,6 +17,9 @@ use async_trait::async_trait;
 use citecheck_core::store::{LastSeen, StoreError, VerdictRecorder};
 use citecheck_core::{ClaimVerdict, Origin};
 use rusqlite::{params, Connection, OpenFlags};
+
+use crate::config::ConfigError;
+use crate::error::AppError;
 use serde::{Deserialize, Serialize};
 
 pub mod command;
@@ -107,38 +110,56 @@ impl AuditStore {
     }
 
     /// Opens an existing index read-only (for `audit`, `report`, `replay`); never creates one.
-    pub fn open_existing(path: impl AsRef<Path>) -> anyhow::Result<AuditStore> {
+    /// An index written by a newer citecheck is a configuration error (exit 3).
+    pub fn open_existing(path: impl AsRef<Path>) -> Result<AuditStore, AppError> {
         let path = path.as_ref().to_path_buf();
         if !path.exists() {
-            anyhow::bail!(
+            return Err(anyhow::anyhow!(
                 "no audit index at {} (nothing verified yet, or another --audit-db)",
                 path.display()
-            );
+            )
+            .into());
         }
         let conn = Connection::open_with_flags(
             &path,
             OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )
         .with_context(|| format!("opening the audit index {}", path.display()))?;
-        conn.busy_timeout(Duration::from_secs(10))?;
+        conn.busy_timeout(Duration::from_secs(10))
+            .context("setting the audit index's busy timeout")?;
         let version: i64 = conn
             .pragma_query_value(None, "user_version", |row| row.get(0))
             .with_context(|| format!("{} is not a citecheck audit index", path.display()))?;
         // Version 0 is what SQLite reports for an empty file or any database citecheck did
         // not create: not an old index, so not a version mismatch.
         if version == 0 {
-            anyhow::bail!(
+            return Err(anyhow::anyhow!(
                 "{} is not a citecheck audit index (an empty file or another SQLite database); \
                  citecheck creates its index when it first verifies (see --audit-db)",
                 path.display()
-            );
+            )
+            .into());
         }
-        if version != schema::MIGRATIONS.len() as i64 {
-            anyhow::bail!(
-                "the audit index {} has schema version {version}, this citecheck reads {}",
-                path.display(),
-                schema::MIGRATIONS.len()
-            );
+        let known = schema::MIGRATIONS.len();
+        if version > known as i64 {
+            // Exit 3 like the PostgreSQL index's: what to change is which citecheck (or which
+            // index) is used, not something on this machine that broke.
+            return Err(ConfigError::Unavailable {
+                what: "the audit index",
+                source: Box::new(schema::TooNew {
+                    path: path.clone(),
+                    found: version,
+                    known,
+                }),
+            }
+            .into());
+        }
+        if version != known as i64 {
+            return Err(anyhow::anyhow!(
+                "the audit index {} has schema version {version}, this citecheck reads {known}",
+                path.display()
+            )
+            .into());
         }
         Ok(AuditStore {
             conn: Arc::new(Mutex::new(conn)),

@@ -1,7 +1,9 @@
 //! The PostgreSQL audit index read by `audit`, `replay --audit-id` and `report` exactly as the
 //! SQLite one is (issue 15): the same claims verified by a worker into PostgreSQL and by a local
-//! batch into SQLite give the same rows, the same replayed page and the same report. Also the
-//! `[queue]` config section's url. Needs the throwaway server scripts/test.sh starts.
+//! batch into SQLite give the same rows, the same replayed page and the same report; an index of
+//! either kind written by a newer citecheck is refused with exit 3 by all three. Also the
+//! `[queue]` config section's url. The PostgreSQL tests need the throwaway server
+//! scripts/test.sh starts.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -183,4 +185,77 @@ fn the_config_files_queue_url_is_used_and_the_flag_overrides_it() {
     let refused = status(&[]);
     assert!(refused.contains("CITECHECK_QUEUE_URL"), "{refused}");
     assert!(!refused.contains("s3cret-pw"), "{refused}");
+}
+
+/// The three reading commands over whichever index `extra` selects; each exit code and stderr.
+fn reading_commands(dir: &Path, extra: &[&str]) -> Vec<(Option<i32>, String)> {
+    [
+        &["audit"][..],
+        &["replay", "--audit-id", "1"][..],
+        &["report", "--out", "-"][..],
+    ]
+    .iter()
+    .map(|command| {
+        let out = citecheck(dir)
+            .args(*command)
+            .args(extra)
+            .output()
+            .expect("runs");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    })
+    .collect()
+}
+
+#[test]
+fn a_sqlite_index_from_a_newer_citecheck_exits_3_from_every_reading_command() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    {
+        let conn = rusqlite::Connection::open(dir.path().join("audit.sqlite3")).expect("sqlite");
+        conn.pragma_update(None, "user_version", 99).expect("set");
+    }
+    for (code, stderr) in reading_commands(dir.path(), &[]) {
+        assert_eq!(code, Some(3), "{stderr}");
+        assert!(
+            stderr.contains("schema version 99, newer than this citecheck knows"),
+            "{stderr}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_postgresql_index_from_a_newer_citecheck_exits_3_from_every_reading_command() {
+    let Some(url) = fresh_database().await else {
+        return;
+    };
+    drop(
+        citecheck::queue::Queue::open(&citecheck::queue::QueueUrl::parse(&url).expect("url"))
+            .await
+            .expect("migrated"),
+    );
+    connect(&url)
+        .await
+        .execute(
+            "INSERT INTO citecheck_migrations (version) VALUES (999)",
+            &[],
+        )
+        .await
+        .expect("a future migration");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let results = tokio::task::spawn_blocking(move || {
+        let results = reading_commands(dir.path(), &["--queue", &url]);
+        drop(dir);
+        results
+    })
+    .await
+    .expect("ran");
+    for (code, stderr) in results {
+        assert_eq!(code, Some(3), "{stderr}");
+        assert!(
+            stderr.contains("schema version 999, newer than this citecheck"),
+            "{stderr}"
+        );
+    }
 }

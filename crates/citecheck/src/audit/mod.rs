@@ -17,10 +17,10 @@ use async_trait::async_trait;
 use citecheck_core::store::{LastSeen, StoreError, VerdictRecorder};
 use citecheck_core::{ClaimVerdict, Origin};
 use rusqlite::{params, Connection, OpenFlags};
+use serde::{Deserialize, Serialize};
 
 use crate::config::ConfigError;
 use crate::error::AppError;
-use serde::{Deserialize, Serialize};
 
 pub mod command;
 mod drift;

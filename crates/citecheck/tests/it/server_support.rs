@@ -216,18 +216,28 @@ pub struct LiveServer {
 
 impl LiveServer {
     pub async fn start(app: Router, grace: std::time::Duration) -> LiveServer {
+        LiveServer::start_recording(app, grace, None).await
+    }
+
+    /// [`LiveServer::start`], finishing `writer` within the grace period at shutdown.
+    pub async fn start_recording(
+        app: Router,
+        grace: std::time::Duration,
+        writer: Option<server::audit_writer::AuditWriter>,
+    ) -> LiveServer {
         let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
             .await
             .expect("bind");
         let addr = listener.local_addr().expect("addr");
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        let done = tokio::spawn(server::serve(
+        let done = tokio::spawn(server::serve_recording(
             listener,
             app,
             async move {
                 let _ = stopped.await;
             },
             grace,
+            writer,
         ));
         LiveServer {
             base: format!("http://{addr}"),

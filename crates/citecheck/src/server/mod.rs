@@ -34,6 +34,7 @@ pub mod config;
 pub mod connections;
 pub mod error;
 pub mod extract;
+pub mod field_error;
 pub mod limits;
 pub mod logging;
 pub mod metrics;

@@ -9,6 +9,8 @@
 //! fails or shutdown's grace period ends first, and either is logged and counted
 //! (`citecheck_audit_rows_failed`). A full queue makes requests wait (backpressure); nothing is
 //! dropped to make room. [`AuditWriter::finish`] stops accepting and writes what is queued.
+//! The price of answering first: a process killed outright (SIGKILL, a crash) loses the rows
+//! still queued, at most [`QUEUE_CAPACITY`] verdicts and the batch being written.
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -56,6 +58,15 @@ impl AuditWriter {
     /// the recorder to attach to the verifier. Opens a second, read-only connection for the
     /// drift lookups, so that they do not wait behind a batch being written.
     pub async fn spawn(store: AuditStore, metrics: Arc<Metrics>) -> (QueuedRecorder, AuditWriter) {
+        AuditWriter::spawn_with_capacity(store, metrics, QUEUE_CAPACITY).await
+    }
+
+    /// [`AuditWriter::spawn`] with room for `capacity` verdicts in the queue.
+    pub async fn spawn_with_capacity(
+        store: AuditStore,
+        metrics: Arc<Metrics>,
+        capacity: usize,
+    ) -> (QueuedRecorder, AuditWriter) {
         let path = store.path().to_path_buf();
         let reader = match tokio::task::spawn_blocking(move || AuditStore::open_existing(path))
             .await
@@ -67,7 +78,7 @@ impl AuditWriter {
             }
             Err(_) => store.clone(),
         };
-        let (queue, incoming) = mpsc::channel(QUEUE_CAPACITY);
+        let (queue, incoming) = mpsc::channel(capacity.max(1));
         let (stop, stopped) = oneshot::channel();
         let queued_rows = Arc::new(AtomicUsize::new(0));
         let task = tokio::spawn(write_until_stopped(
@@ -181,8 +192,11 @@ async fn write_until_stopped(
                 continue;
             }
         };
+        // What is queued now, not what arrives while taking it: a batch never holds more than
+        // one verdict beyond the queue's capacity.
+        let ready = incoming.len().min(MAX_BATCH - 1);
         let mut batch = vec![first];
-        while batch.len() < MAX_BATCH {
+        for _ in 0..ready {
             match incoming.try_recv() {
                 Ok(record) => batch.push(record),
                 Err(_) => break,

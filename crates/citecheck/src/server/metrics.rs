@@ -1,6 +1,6 @@
 //! Prometheus metrics for `GET /metrics` (OpenMetrics text): requests by route and status,
 //! latency histograms, citations by label and reason, fetch outcomes, judge calls, errors and
-//! tokens, and the work in flight.
+//! tokens, the work in flight, and the audit rows the service's writer committed or lost.
 //!
 //! Fetches and judge calls are counted by wrapping the verifier's [`Fetcher`] and [`Judge`] as it
 //! is built ([`instrument`]), so the numbers are those of the seams themselves: a URL cited twice counts

@@ -87,10 +87,19 @@ async fn every_verdict_served_is_written_to_the_audit_index_with_its_page() {
 
 /// A live service with the audit writer: its state, server and the index's path.
 async fn recording_server(dir: &std::path::Path) -> (LiveServer, std::path::PathBuf, Arc<Metrics>) {
+    recording_server_with_queue(dir, server::audit_writer::QUEUE_CAPACITY).await
+}
+
+/// [`recording_server`] with room for `capacity` verdicts in the writer's queue.
+async fn recording_server_with_queue(
+    dir: &std::path::Path,
+    capacity: usize,
+) -> (LiveServer, std::path::PathBuf, Arc<Metrics>) {
     let db = dir.join("audit.sqlite3");
     let audit = AuditStore::open(&db).expect("audit index opens");
     let metrics = Arc::new(Metrics::new());
-    let (recorder, writer) = AuditWriter::spawn(audit, Arc::clone(&metrics)).await;
+    let (recorder, writer) =
+        AuditWriter::spawn_with_capacity(audit, Arc::clone(&metrics), capacity).await;
     let builder = verifier_with(water_fetcher()).recorder(Arc::new(recorder));
     let config = config_with(Limits {
         max_concurrent: 256,
@@ -226,5 +235,60 @@ async fn a_second_writer_never_takes_an_id_the_service_handed_out() {
     let rows = rows_by_id(&db);
     for id in served.iter().chain(&theirs) {
         assert_eq!(rows.get(id), Some(&1), "audit id {id}");
+    }
+}
+
+/// A full queue holds requests back instead of dropping their verdicts: with room for one verdict
+/// and the index locked, most requests wait; once it is free, every one is answered and
+/// recorded.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_queue_makes_requests_wait_and_drops_nothing() {
+    const REQUESTS: usize = 10;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (mut live, db, _) = recording_server_with_queue(dir.path(), 1).await;
+    let client = client();
+    let url = live.url("/verify");
+    let mut answered = verify_ids(&client, &url).await;
+
+    let mut blocker = rusqlite::Connection::open(&db).expect("sqlite");
+    let lock = blocker
+        .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+        .expect("write lock");
+    let mut requests = tokio::task::JoinSet::new();
+    for _ in 0..REQUESTS {
+        let client = client.clone();
+        let url = url.clone();
+        requests.spawn(async move { verify_ids(&client, &url).await });
+    }
+    // While it waits for the lock the writer holds a batch of at most two verdicts (the one it
+    // woke for and the one queued then) and the queue one more: at most three requests can be
+    // answered before the lock is let go.
+    let mut early = 0;
+    let wait = tokio::time::sleep(Duration::from_millis(700));
+    tokio::pin!(wait);
+    loop {
+        tokio::select! {
+            () = &mut wait => break,
+            done = requests.join_next() => match done {
+                Some(ids) => {
+                    answered.extend(ids.expect("request task"));
+                    early += 1;
+                }
+                None => break,
+            },
+        }
+    }
+    assert!(early <= 3, "{early} requests answered past a full queue");
+    lock.commit().expect("release the lock");
+    while let Some(ids) = requests.join_next().await {
+        answered.extend(ids.expect("request task"));
+    }
+    live.shut_down();
+    live.done.await.expect("server task").expect("served");
+
+    let rows = rows_by_id(&db);
+    assert_eq!(answered.len(), 2 * (REQUESTS + 1));
+    for id in &answered {
+        assert_eq!(rows.get(id), Some(&1), "audit id {id} is in the index once");
     }
 }

@@ -58,6 +58,19 @@ pub const MIGRATIONS: &[&str] = &[
     INSERT INTO id_reservations (next_id) SELECT COALESCE(MAX(id), 0) + 1 FROM citations;",
 ];
 
+/// An index written by a newer citecheck: refused rather than misread.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "the audit index {} has schema version {found}, newer than this citecheck knows ({known}); \
+     use a newer citecheck or another --audit-db",
+    path.display()
+)]
+pub struct TooNew {
+    pub path: std::path::PathBuf,
+    pub found: i64,
+    pub known: usize,
+}
+
 /// Brings `conn` up to the latest schema.
 pub fn migrate(conn: &mut Connection) -> anyhow::Result<()> {
     let current: i64 = conn

@@ -1,16 +1,18 @@
-//! The service's audit writer: takes verdicts from requests and writes them to the audit index
-//! off the requests' latency path.
+//! The service's audit writer: one task writes the verdicts of all requests to the audit index,
+//! many per transaction (group commit), so concurrent requests share one SQLite write instead of
+//! queueing behind each other's.
 //!
 //! A request reserves its rows' ids (from a block the index hands out, so only one request in
-//! [`ID_BLOCK`] rows waits for SQLite), queues the verdict on a bounded channel and answers with
-//! the ids; a single task writes what has queued up, many verdicts per transaction.
+//! [`ID_BLOCK`] rows waits for SQLite for that), queues the verdict on a bounded channel and
+//! waits until the transaction holding it has committed; only then are the ids handed to the
+//! response.
 //!
-//! Guarantees: a verdict whose ids were handed out is written exactly once unless its write
-//! fails or shutdown's grace period ends first, and either is logged and counted
-//! (`citecheck_audit_rows_failed`). A full queue makes requests wait (backpressure); nothing is
-//! dropped to make room. [`AuditWriter::finish`] stops accepting and writes what is queued.
-//! The price of answering first: a process killed outright (SIGKILL, a crash) loses the rows
-//! still queued, at most [`QUEUE_CAPACITY`] verdicts and the batch being written.
+//! Guarantees: an audit id a client was given is in the index, committed, before the client sees
+//! it, so a process killed outright (SIGKILL, a crash) loses no answered verdict's rows. A write
+//! that fails is logged and counted (`citecheck_audit_rows_failed`) and the request's recording
+//! fails instead of answering with ids that are not there. A full queue makes requests wait
+//! (backpressure); nothing is dropped to make room. [`AuditWriter::finish`] stops accepting and
+//! writes what is queued.
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -26,7 +28,7 @@ use tokio::task::JoinHandle;
 use super::metrics::Metrics;
 use crate::audit::{now_rfc3339, receipt, AuditStore, Reserved};
 
-/// Verdicts that may wait to be written before requests wait for room.
+/// Verdicts that may wait for the writer before requests wait for room in the queue.
 pub const QUEUE_CAPACITY: usize = 1024;
 
 /// Ids reserved from the index at a time.
@@ -38,11 +40,17 @@ const MAX_BATCH: usize = 256;
 /// The recorder requests use: reserves ids, queues the verdict, delivers the ids.
 #[derive(Clone)]
 pub struct QueuedRecorder {
-    queue: mpsc::Sender<Reserved>,
+    queue: mpsc::Sender<Pending>,
     ids: Arc<Mutex<Range<i64>>>,
     store: AuditStore,
     reader: AuditStore,
     queued_rows: Arc<AtomicUsize>,
+}
+
+/// A verdict waiting for the writer, and where to say whether its rows were committed.
+struct Pending {
+    record: Reserved,
+    committed: oneshot::Sender<bool>,
 }
 
 /// The writing task, to stop at shutdown.
@@ -153,14 +161,26 @@ impl VerdictRecorder for QueuedRecorder {
             verdict: verdict.clone(),
             run: origin.clone(),
         };
+        let (committed, outcome) = oneshot::channel();
         // Counted before it is sent, so that the writer never takes away more than was added.
         self.queued_rows.fetch_add(rows, Ordering::SeqCst);
-        if self.queue.send(record).await.is_err() {
+        if self
+            .queue
+            .send(Pending { record, committed })
+            .await
+            .is_err()
+        {
             self.queued_rows.fetch_sub(rows, Ordering::SeqCst);
             return Err("the audit writer has stopped (the service is shutting down)".into());
         }
-        receipt::deliver(&ids);
-        Ok(())
+        match outcome.await {
+            Ok(true) => {
+                receipt::deliver(&ids);
+                Ok(())
+            }
+            Ok(false) => Err("the audit rows could not be written (see the service's log)".into()),
+            Err(_) => Err("the audit writer stopped before writing these rows".into()),
+        }
     }
 
     async fn last_seen(&self, url: &str) -> Result<Option<LastSeen>, StoreError> {
@@ -171,7 +191,7 @@ impl VerdictRecorder for QueuedRecorder {
 /// The writing task: waits for a verdict, writes it with whatever else has queued up, until
 /// stopped (then writes what is queued) or until every recorder is gone.
 async fn write_until_stopped(
-    mut incoming: mpsc::Receiver<Reserved>,
+    mut incoming: mpsc::Receiver<Pending>,
     mut stop: oneshot::Receiver<()>,
     store: AuditStore,
     metrics: Arc<Metrics>,
@@ -202,29 +222,44 @@ async fn write_until_stopped(
                 Err(_) => break,
             }
         }
-        let rows: usize = batch.iter().map(|r| r.ids.len()).sum();
-        let (written, failed) = write_batch(&store, batch).await;
+        let rows: usize = batch.iter().map(|p| p.record.ids.len()).sum();
+        let (records, waiting): (Vec<Reserved>, Vec<oneshot::Sender<bool>>) =
+            batch.into_iter().map(|p| (p.record, p.committed)).unzip();
+        let outcomes = write_batch(&store, records).await;
         queued_rows.fetch_sub(rows, Ordering::SeqCst);
+        let (mut written, mut failed) = (0, 0);
+        for (committed, (ok, count)) in waiting.into_iter().zip(outcomes) {
+            if ok {
+                written += count;
+            } else {
+                failed += count;
+            }
+            // A request that gave up waiting (its client went away) needs no answer.
+            let _ = committed.send(ok);
+        }
         metrics.audit_rows_written(written as u64);
         metrics.audit_rows_failed(failed as u64);
     }
 }
 
 /// Writes `batch` in one transaction; if that fails, each verdict on its own, so that one bad
-/// verdict costs only its own rows. Returns the rows written and failed.
-async fn write_batch(store: &AuditStore, batch: Vec<Reserved>) -> (usize, usize) {
+/// verdict costs only its own rows. Returns, per verdict in order, whether its rows were
+/// committed and how many rows it has.
+async fn write_batch(store: &AuditStore, batch: Vec<Reserved>) -> Vec<(bool, usize)> {
     let store = store.clone();
-    let rows: usize = batch.iter().map(|r| r.ids.len()).sum();
+    let sizes: Vec<usize> = batch.iter().map(|r| r.ids.len()).collect();
+    let failed_all: Vec<(bool, usize)> = sizes.iter().map(|&n| (false, n)).collect();
+    let rows: usize = sizes.iter().sum();
     let outcome = tokio::task::spawn_blocking(move || {
         if store.write_reserved(&batch).is_ok() {
-            return (rows, 0);
+            return sizes.iter().map(|&n| (true, n)).collect();
         }
-        let (mut written, mut failed) = (0, 0);
+        let mut outcomes = Vec::with_capacity(batch.len());
         for record in batch {
             match store.write_reserved(std::slice::from_ref(&record)) {
-                Ok(()) => written += record.ids.len(),
+                Ok(()) => outcomes.push((true, record.ids.len())),
                 Err(err) => {
-                    failed += record.ids.len();
+                    outcomes.push((false, record.ids.len()));
                     // The ids and the error only: the verdict holds the client's text.
                     tracing::error!(
                         ids = ?record.ids,
@@ -234,11 +269,11 @@ async fn write_batch(store: &AuditStore, batch: Vec<Reserved>) -> (usize, usize)
                 }
             }
         }
-        (written, failed)
+        outcomes
     })
     .await;
     outcome.unwrap_or_else(|err| {
         tracing::error!(error = %err, rows, "the audit writer's write panicked");
-        (0, rows)
+        failed_all
     })
 }

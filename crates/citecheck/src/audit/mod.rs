@@ -113,7 +113,8 @@ impl AuditStore {
     }
 
     /// Opens an existing index read-only (for `audit`, `report`, `replay`); never creates one.
-    /// An index written by a newer citecheck is a configuration error (exit 3).
+    /// An index written by an older citecheck is migrated first; one written by a newer
+    /// citecheck is a configuration error (exit 3).
     pub fn open_existing(path: impl AsRef<Path>) -> Result<AuditStore, AppError> {
         let path = path.as_ref().to_path_buf();
         if !path.exists() {
@@ -157,12 +158,19 @@ impl AuditStore {
             }
             .into());
         }
-        if version != known as i64 {
-            return Err(anyhow::anyhow!(
-                "the audit index {} has schema version {version}, this citecheck reads {known}",
-                path.display()
-            )
-            .into());
+        if version < known as i64 {
+            // An index left by an older citecheck: bring it up to date (migrations only add
+            // columns, tables and indexes, and each runs in its own transaction), then read it.
+            // Reading must not require running a writing command first after an upgrade.
+            drop(conn);
+            AuditStore::open(&path).with_context(|| {
+                format!(
+                    "the audit index {} has schema version {version}, older than this \
+                     citecheck's {known}, and could not be upgraded (is it writable?)",
+                    path.display()
+                )
+            })?;
+            return AuditStore::open_existing(path);
         }
         Ok(AuditStore {
             conn: Arc::new(Mutex::new(conn)),

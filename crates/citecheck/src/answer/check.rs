@@ -5,10 +5,10 @@
 
 use std::collections::BTreeMap;
 
-use citecheck_answer::Answer;
+use citecheck_answer::{Answer, Statement};
 use citecheck_core::aggregate::claim_label;
 use citecheck_core::guard::quote_in_passages;
-use citecheck_core::{Check, Label, Origin, Verifier};
+use citecheck_core::{Check, ClaimVerdict, Label, Origin, Verifier};
 use futures::stream::{self, StreamExt};
 
 use super::tap::AnswerPages;
@@ -45,34 +45,54 @@ async fn verify_in(
             let verdict = verifier
                 .verify(Check::new(statement.claim.clone(), urls).origin(origin))
                 .await;
-            let citations = statement
-                .sources
-                .iter()
-                .zip(verdict.citations)
-                .map(|(source, verdict)| {
-                    let cited_text_found = source.cited_text.as_ref().and_then(|quote| {
-                        let page = tap.markdown(&source.url)?;
-                        Some(quote_in_passages(quote, &[page]))
-                    });
-                    CitationVerdict {
-                        verdict,
-                        title: source.title.clone(),
-                        cited_text: source.cited_text.clone(),
-                        cited_text_found,
-                    }
-                })
-                .collect();
-            StatementVerdict {
-                span: statement.span,
-                text: statement.text,
-                claim: statement.claim,
-                overall: verdict.overall,
-                citations,
-            }
+            statement_verdict(&statement, verdict, |url| tap.markdown(url))
         })
         .buffered(STATEMENTS_IN_FLIGHT)
         .collect()
         .await;
+    assemble(answer, statements, tap.fetches())
+}
+
+/// One statement's verdict from the claim verdict its check gave; `page` gives the Markdown
+/// fetched for a URL, where a provider's `cited_text` is looked for (`None`: not looked for).
+pub fn statement_verdict(
+    statement: &Statement,
+    verdict: ClaimVerdict,
+    page: impl Fn(&str) -> Option<String>,
+) -> StatementVerdict {
+    let citations = statement
+        .sources
+        .iter()
+        .zip(verdict.citations)
+        .map(|(source, verdict)| {
+            let cited_text_found = source.cited_text.as_ref().and_then(|quote| {
+                let page = page(&source.url)?;
+                Some(quote_in_passages(quote, &[page]))
+            });
+            CitationVerdict {
+                verdict,
+                title: source.title.clone(),
+                cited_text: source.cited_text.clone(),
+                cited_text_found,
+            }
+        })
+        .collect();
+    StatementVerdict {
+        span: statement.span,
+        text: statement.text.clone(),
+        claim: statement.claim.clone(),
+        overall: verdict.overall,
+        citations,
+    }
+}
+
+/// The answer's verdict from its statements' verdicts (all of them, or those a batch has
+/// verified so far) and the pages fetched for it.
+pub fn assemble(
+    answer: &Answer,
+    statements: Vec<StatementVerdict>,
+    pages_fetched: usize,
+) -> AnswerVerdict {
     let mut by_label: BTreeMap<Label, usize> = Label::ALL.iter().map(|l| (*l, 0)).collect();
     for statement in &statements {
         *by_label.entry(statement.overall).or_default() += 1;
@@ -89,7 +109,7 @@ async fn verify_in(
         sentences: answer.sentences,
         uncited_sentences: answer.uncited_sentences,
         citations: statements.iter().map(|s| s.citations.len()).sum(),
-        pages_fetched: tap.fetches(),
+        pages_fetched,
     };
     AnswerVerdict {
         format: answer.format,

@@ -16,7 +16,7 @@ use citecheck_answer::Format as InputFormat;
 use citecheck_core::Origin;
 use clap::Args;
 
-pub use check::verify_answer;
+pub use check::{assemble, statement_verdict, verify_answer};
 pub use tap::{scoped_fetcher, AnswerPages};
 pub use verdict::{AnswerSummary, AnswerVerdict, CitationVerdict, StatementVerdict};
 
@@ -44,6 +44,11 @@ pub struct AnswerArgs {
     /// Output format on stdout.
     #[arg(long, value_enum, default_value_t = Format::Json, env = "CITECHECK_FORMAT")]
     pub format: Format,
+
+    /// Also write a self-contained HTML page: the answer with each cited statement coloured by
+    /// its verdict, opening onto its sources (`-` for stdout, instead of the verdict).
+    #[arg(long, value_name = "PATH")]
+    pub html: Option<PathBuf>,
 }
 
 fn parse_format(s: &str) -> Result<InputFormat, String> {
@@ -79,6 +84,20 @@ pub async fn run(args: &AnswerArgs, config: &Config) -> Result<u8, AppError> {
             answer.unchecked.len()
         );
     }
+    if let Some(path) = &args.html {
+        let entry = crate::report::AnswerEntry {
+            id: args.id.clone(),
+            text: answer.text.clone(),
+            spans: answer.statements.iter().map(|s| s.bytes.clone()).collect(),
+            verdict: verdict.clone(),
+        };
+        crate::report::write_answer_page(&[entry], "citecheck answer", path)
+            .with_context(|| format!("writing the HTML page {}", path.display()))?;
+        if !config.quiet && path.as_os_str() != "-" {
+            eprintln!("answer page written to {}", path.display());
+        }
+    }
+    let html_on_stdout = args.html.as_ref().is_some_and(|p| p.as_os_str() == "-");
     let rendered = match args.format {
         Format::Json => {
             serde_json::to_string_pretty(&verdict).context("serialising the verdict")?
@@ -88,7 +107,9 @@ pub async fn run(args: &AnswerArgs, config: &Config) -> Result<u8, AppError> {
             render::text(&answer.text, &verdict, &spans)
         }
     };
-    print_stdout(&rendered)?;
+    if !html_on_stdout {
+        print_stdout(&rendered)?;
+    }
     if let Some(err) = crate::engine::account_error(engine.crawlbase.as_ref()) {
         return Err(err);
     }

@@ -4,6 +4,7 @@
 //! whether every citation supported its statement.
 
 mod check;
+mod limits;
 mod render;
 mod tap;
 mod verdict;
@@ -17,6 +18,7 @@ use citecheck_core::Origin;
 use clap::Args;
 
 pub use check::{assemble, statement_verdict, verify_answer};
+pub use limits::{AnswerLimits, OverLimit, DEFAULT_MAX_ANSWER_CHARS, DEFAULT_MAX_STATEMENTS};
 pub use tap::{scoped_fetcher, AnswerPages};
 pub use verdict::{AnswerSummary, AnswerVerdict, CitationVerdict, StatementVerdict};
 
@@ -58,8 +60,13 @@ fn parse_format(s: &str) -> Result<InputFormat, String> {
 /// Reads, verifies and prints the answer; returns the exit code (0 all supported, 2 otherwise).
 pub async fn run(args: &AnswerArgs, config: &Config) -> Result<u8, AppError> {
     let input = read_input(&args.input)?;
+    let limits = &config.pipeline.answer;
+    let over =
+        |err: OverLimit| AppError::usage(format!("{}: the answer {err}", describe(&args.input)));
+    limits.check_size(&input).map_err(over)?;
     let answer = citecheck_answer::parse(&input, args.input_format)
         .map_err(|err| AppError::usage(format!("{}: {err}", describe(&args.input))))?;
+    limits.check_statements(&answer).map_err(over)?;
     let engine = crate::engine::build_off_executor(&config.pipeline).await?;
     let stores = match config.store_paths() {
         Ok(paths) => tokio::task::spawn_blocking(move || Stores::open(&paths))

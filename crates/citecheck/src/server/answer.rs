@@ -15,13 +15,7 @@ use super::error::{ApiError, ErrorBody};
 use super::extract::ApiJson;
 use super::limits::within_deadline;
 use super::state::AppState;
-use crate::answer::{verify_answer, AnswerVerdict};
-
-/// The largest answer accepted, in characters (of the string, or of the object as JSON); the
-/// body limit (`max_request_bytes`, 64 KiB by default) applies before it.
-pub const MAX_ANSWER_CHARS: usize = 50_000;
-/// The most cited statements one answer may hold: each is a verification of its own.
-pub const MAX_STATEMENTS: usize = 50;
+use crate::answer::{verify_answer, AnswerVerdict, OverLimit};
 
 /// An answer to verify.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
@@ -76,14 +70,10 @@ pub async fn verify_answer_route(
             ))
         }
     };
-    let chars = text.chars().count();
-    if chars > MAX_ANSWER_CHARS {
-        return Err(ApiError::invalid_field(
-            "answer_too_long",
-            "answer",
-            &format!("is {chars} characters long; the limit is {MAX_ANSWER_CHARS}"),
-        ));
-    }
+    // The answer's bounds are the resolved setting `citecheck answer` applies too.
+    let limits = state.limits().answer;
+    let over = |err: OverLimit| ApiError::invalid_field(err.code, "answer", &err.message);
+    limits.check_size(&text).map_err(over)?;
     let answer = citecheck_answer::parse(&text, request.input_format)
         .map_err(|err| ApiError::invalid_field("unreadable_answer", "answer", &err.to_string()))?;
     if answer.statements.is_empty() {
@@ -96,16 +86,7 @@ pub async fn verify_answer_route(
             ),
         ));
     }
-    if answer.statements.len() > MAX_STATEMENTS {
-        return Err(ApiError::invalid_field(
-            "too_many_statements",
-            "answer",
-            &format!(
-                "holds {} cited statements; the limit is {MAX_STATEMENTS} per answer",
-                answer.statements.len()
-            ),
-        ));
-    }
+    limits.check_statements(&answer).map_err(over)?;
     let max_urls = state.limits().max_urls;
     if let Some(s) = answer
         .statements

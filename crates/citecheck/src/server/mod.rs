@@ -163,7 +163,8 @@ pub async fn shutdown_signal() {
 /// signal.
 pub async fn run(args: &ServeArgs, config: &Config) -> Result<(), AppError> {
     let settings = &config.pipeline;
-    let server = ServerConfig::resolve(args, &config.server, settings.fetch.guard.enabled)?;
+    let mut server = ServerConfig::resolve(args, &config.server, settings.fetch.guard.enabled)?;
+    server.limits.answer = settings.answer;
     if !server.address_guard {
         tracing::warn!(
             "the address guard is off: this service will fetch loopback and private addresses \

@@ -59,6 +59,16 @@ pub async fn verify_answer_route(
     State(state): State<AppState>,
     ApiJson(request): ApiJson<AnswerRequest>,
 ) -> Result<Json<AnswerVerdict>, ApiError> {
+    let result = answer_of(&state, request).await;
+    match &result {
+        Ok(verdict) => state.metrics().record_answer(verdict),
+        Err(err) => state.metrics().record_answer_error(err.code()),
+    }
+    result.map(Json)
+}
+
+/// The verdict on the request's answer, or why there is none.
+async fn answer_of(state: &AppState, request: AnswerRequest) -> Result<AnswerVerdict, ApiError> {
     let text = match &request.answer {
         Value::String(text) => text.clone(),
         Value::Object(_) => request.answer.to_string(),
@@ -124,5 +134,5 @@ pub async fn verify_answer_route(
         statements = verdict.statements.len(),
         "answer verified"
     );
-    Ok(Json(verdict))
+    Ok(verdict)
 }

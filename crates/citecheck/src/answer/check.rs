@@ -1,17 +1,17 @@
 //! Verifying a read answer through the one entry point: each cited statement is one
-//! [`Check`] (all its sources judged together); statements run a few at a time inside one
-//! [`AnswerPages`] scope, so a URL cited by several statements is fetched once (the verifier
-//! must have been built with [`super::scoped_fetcher`]).
+//! [`Check`] (all its sources judged together); statements run a few at a time, their checks
+//! sharing one [`SharedPages`] handle (the core's page cache, scoped to the answer), so a URL
+//! cited by several statements is fetched once, and Anthropic's `cited_text` is looked for on
+//! the very page that was judged. The pages go when the answer is done.
 
 use std::collections::BTreeMap;
 
 use citecheck_answer::{Answer, Statement};
 use citecheck_core::aggregate::claim_label;
 use citecheck_core::guard::quote_in_passages;
-use citecheck_core::{Check, ClaimVerdict, Label, Origin, Verifier};
+use citecheck_core::{Check, ClaimVerdict, Label, Origin, SharedPages, Verifier};
 use futures::stream::{self, StreamExt};
 
-use super::tap::AnswerPages;
 use super::verdict::{AnswerSummary, AnswerVerdict, CitationVerdict, StatementVerdict};
 
 /// Statements verified at once; the verifier bounds fetches and judge calls itself.
@@ -19,18 +19,8 @@ const STATEMENTS_IN_FLIGHT: usize = 4;
 
 /// Verifies every statement of `answer`; `origin` is stamped with each statement's span.
 pub async fn verify_answer(verifier: &Verifier, answer: &Answer, origin: &Origin) -> AnswerVerdict {
-    let pages = AnswerPages::default();
-    pages
-        .scope(verify_in(verifier, &pages, answer, origin))
-        .await
-}
-
-async fn verify_in(
-    verifier: &Verifier,
-    tap: &AnswerPages,
-    answer: &Answer,
-    origin: &Origin,
-) -> AnswerVerdict {
+    let pages = SharedPages::new();
+    let tap = &pages;
     // Owned statements: a closure taking a reference makes this future impossible to prove
     // `Send` (rust-lang/rust#102211), and the HTTP service needs it `Send`.
     let statements: Vec<StatementVerdict> = stream::iter(answer.statements.clone())
@@ -43,14 +33,19 @@ async fn verify_in(
                 None => span,
             });
             let verdict = verifier
-                .verify(Check::new(statement.claim.clone(), urls).origin(origin))
+                .verify(
+                    Check::new(statement.claim.clone(), urls)
+                        .origin(origin)
+                        .pages(tap),
+                )
                 .await;
             statement_verdict(&statement, verdict, |url| tap.markdown(url))
         })
         .buffered(STATEMENTS_IN_FLIGHT)
         .collect()
         .await;
-    assemble(answer, statements, tap.fetches())
+    let pages_fetched = usize::try_from(pages.stats().fetches).unwrap_or(usize::MAX);
+    assemble(answer, statements, pages_fetched)
 }
 
 /// One statement's verdict from the claim verdict its check gave; `page` gives the Markdown

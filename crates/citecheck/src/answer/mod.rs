@@ -6,7 +6,6 @@
 mod check;
 mod limits;
 mod render;
-mod tap;
 mod verdict;
 
 use std::io::Read as _;
@@ -19,7 +18,6 @@ use clap::Args;
 
 pub use check::{assemble, statement_verdict, verify_answer};
 pub use limits::{AnswerLimits, OverLimit, DEFAULT_MAX_ANSWER_CHARS, DEFAULT_MAX_STATEMENTS};
-pub use tap::{scoped_fetcher, AnswerPages};
 pub use verdict::{AnswerSummary, AnswerVerdict, CitationVerdict, StatementVerdict};
 
 use crate::config::{Config, ConfigError};
@@ -79,7 +77,6 @@ pub async fn run(args: &AnswerArgs, config: &Config) -> Result<u8, AppError> {
     };
     let verifier = stores
         .attach(engine.builder)
-        .map_fetcher(scoped_fetcher)
         .build()
         .map_err(ConfigError::from)?;
     let mut origin = Origin::new("answer");

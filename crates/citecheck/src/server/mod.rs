@@ -192,13 +192,7 @@ pub async fn run(args: &ServeArgs, config: &Config) -> Result<(), AppError> {
             Stores::none()
         }
     };
-    // The answer route fetches each URL once per answer through this wrapper; /verify passes
-    // straight through it.
-    let builder = engine.map(|engine| {
-        stores
-            .attach(engine.builder)
-            .map_fetcher(crate::answer::scoped_fetcher)
-    });
+    let builder = engine.map(|engine| stores.attach(engine.builder));
     let state = AppState::new(builder, &server)?.with_audit_status(stores.status().clone())?;
     let app = router_with_cors(state, &server.cors_origins);
     let listener = TcpListener::bind(server.listen)

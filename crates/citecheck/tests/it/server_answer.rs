@@ -17,8 +17,7 @@ use serde_json::{json, Value};
 
 use crate::server_support::{error_of, send};
 
-/// The service as `citecheck serve` assembles it (the answer scope's fetcher wrapper included),
-/// with the guard off for the loopback site.
+/// The service as `citecheck serve` assembles it, with the guard off for the loopback site.
 fn app() -> axum::Router {
     let options = FetchOptions {
         guard: GuardPolicy {
@@ -31,8 +30,7 @@ fn app() -> axum::Router {
         Arc::new(DirectFetcher::new(options).expect("fetcher")),
         Arc::new(Bm25Ranker),
         Arc::new(LocalJudge::default()),
-    )
-    .map_fetcher(citecheck::answer::scoped_fetcher);
+    );
     server::router(AppState::new(Ok(builder), &ServerConfig::default()).expect("state"))
 }
 
@@ -187,6 +185,9 @@ async fn metrics_count_answers_their_statements_refusals_and_latency() {
         "citecheck_citations_total{label=\"supported\",reason=\"none\"} 1",
         "citecheck_citations_total{label=\"unreachable\",reason=\"http_404\"} 2",
         "citecheck_verifications_in_flight 0",
+        // Three distinct URLs, the article cited by two statements: one real fetch each.
+        "citecheck_fetches_total{fetcher=\"direct\",outcome=\"page\"} 1",
+        "citecheck_fetches_total{fetcher=\"direct\",outcome=\"http_404\"} 2",
     ] {
         assert!(text.contains(line), "missing {line} in\n{text}");
     }

@@ -19,6 +19,9 @@ use citecheck_core::{ClaimVerdict, Origin};
 use rusqlite::{params, Connection, OpenFlags};
 use serde::{Deserialize, Serialize};
 
+use crate::config::ConfigError;
+use crate::error::AppError;
+
 pub mod command;
 mod drift;
 mod query;
@@ -107,38 +110,56 @@ impl AuditStore {
     }
 
     /// Opens an existing index read-only (for `audit`, `report`, `replay`); never creates one.
-    pub fn open_existing(path: impl AsRef<Path>) -> anyhow::Result<AuditStore> {
+    /// An index written by a newer citecheck is a configuration error (exit 3).
+    pub fn open_existing(path: impl AsRef<Path>) -> Result<AuditStore, AppError> {
         let path = path.as_ref().to_path_buf();
         if !path.exists() {
-            anyhow::bail!(
+            return Err(anyhow::anyhow!(
                 "no audit index at {} (nothing verified yet, or another --audit-db)",
                 path.display()
-            );
+            )
+            .into());
         }
         let conn = Connection::open_with_flags(
             &path,
             OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )
         .with_context(|| format!("opening the audit index {}", path.display()))?;
-        conn.busy_timeout(Duration::from_secs(10))?;
+        conn.busy_timeout(Duration::from_secs(10))
+            .context("setting the audit index's busy timeout")?;
         let version: i64 = conn
             .pragma_query_value(None, "user_version", |row| row.get(0))
             .with_context(|| format!("{} is not a citecheck audit index", path.display()))?;
         // Version 0 is what SQLite reports for an empty file or any database citecheck did
         // not create: not an old index, so not a version mismatch.
         if version == 0 {
-            anyhow::bail!(
+            return Err(anyhow::anyhow!(
                 "{} is not a citecheck audit index (an empty file or another SQLite database); \
                  citecheck creates its index when it first verifies (see --audit-db)",
                 path.display()
-            );
+            )
+            .into());
         }
-        if version != schema::MIGRATIONS.len() as i64 {
-            anyhow::bail!(
-                "the audit index {} has schema version {version}, this citecheck reads {}",
-                path.display(),
-                schema::MIGRATIONS.len()
-            );
+        let known = schema::MIGRATIONS.len();
+        if version > known as i64 {
+            // Exit 3 like the PostgreSQL index's: what to change is which citecheck (or which
+            // index) is used, not something on this machine that broke.
+            return Err(ConfigError::Unavailable {
+                what: "the audit index",
+                source: Box::new(schema::TooNew {
+                    path: path.clone(),
+                    found: version,
+                    known,
+                }),
+            }
+            .into());
+        }
+        if version != known as i64 {
+            return Err(anyhow::anyhow!(
+                "the audit index {} has schema version {version}, this citecheck reads {known}",
+                path.display()
+            )
+            .into());
         }
         Ok(AuditStore {
             conn: Arc::new(Mutex::new(conn)),
@@ -258,20 +279,6 @@ impl AuditStore {
         Ok(())
     }
 
-    /// One row by id.
-    pub fn get(&self, id: i64) -> anyhow::Result<Option<AuditRow>> {
-        let filter = AuditFilter {
-            id: Some(id),
-            ..AuditFilter::default()
-        };
-        let mut found = None;
-        self.scan(&filter, |row| {
-            found = Some(row);
-            Ok(())
-        })?;
-        Ok(found)
-    }
-
     fn lock(&self) -> std::sync::MutexGuard<'_, Connection> {
         // A panic while holding the lock leaves the connection usable (SQLite rolls back the
         // open transaction when it is dropped), so a poisoned mutex is recovered, not fatal.
@@ -281,15 +288,38 @@ impl AuditStore {
     }
 }
 
-/// An audit index the `audit` command can list: the SQLite one, or rows already read from the
-/// PostgreSQL one (`--queue`).
-pub trait AuditIndex {
-    /// Gives each row matching `filter` to `each`, in the filter's order.
+/// An audit index as the reading commands (`audit`, `replay --audit-id`, `report`) see it: the
+/// SQLite one ([`AuditStore`]) or the PostgreSQL one that `citecheck worker` writes
+/// (`queue::audit::PgAuditIndex`). Both answer the same [`AuditFilter`] with the same
+/// [`AuditRow`]s, so every reading command has one code path whatever the store.
+///
+/// The calls block (SQLite is synchronous; the PostgreSQL index waits on its runtime): from
+/// async code, call them inside `spawn_blocking`.
+pub trait AuditIndex: Send + Sync {
+    /// Gives each row matching `filter` to `each`, in the filter's order, without holding them
+    /// all.
     fn scan_rows(
         &self,
         filter: &AuditFilter,
         each: &mut dyn FnMut(AuditRow) -> anyhow::Result<()>,
     ) -> anyhow::Result<()>;
+
+    /// Where the index is, as shown to people (a path, or a server without its password).
+    fn describe(&self) -> String;
+
+    /// One row by id.
+    fn row(&self, id: i64) -> anyhow::Result<Option<AuditRow>> {
+        let filter = AuditFilter {
+            id: Some(id),
+            ..AuditFilter::default()
+        };
+        let mut found = None;
+        self.scan_rows(&filter, &mut |row| {
+            found = Some(row);
+            Ok(())
+        })?;
+        Ok(found)
+    }
 }
 
 impl AuditIndex for AuditStore {
@@ -300,16 +330,9 @@ impl AuditIndex for AuditStore {
     ) -> anyhow::Result<()> {
         self.scan(filter, each)
     }
-}
 
-/// Rows already selected by the filter they were read with.
-impl AuditIndex for Vec<AuditRow> {
-    fn scan_rows(
-        &self,
-        _filter: &AuditFilter,
-        each: &mut dyn FnMut(AuditRow) -> anyhow::Result<()>,
-    ) -> anyhow::Result<()> {
-        self.iter().cloned().try_for_each(each)
+    fn describe(&self) -> String {
+        format!("audit index {}", self.path.display())
     }
 }
 

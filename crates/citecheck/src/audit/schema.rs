@@ -52,6 +52,19 @@ pub const MIGRATIONS: &[&str] = &[
     CREATE INDEX citations_url ON citations (url, recorded_at);",
 ];
 
+/// An index written by a newer citecheck: refused rather than misread.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "the audit index {} has schema version {found}, newer than this citecheck knows ({known}); \
+     use a newer citecheck or another --audit-db",
+    path.display()
+)]
+pub struct TooNew {
+    pub path: std::path::PathBuf,
+    pub found: i64,
+    pub known: usize,
+}
+
 /// Brings `conn` up to the latest schema.
 pub fn migrate(conn: &mut Connection) -> anyhow::Result<()> {
     let current: i64 = conn

@@ -3,7 +3,8 @@
 //! SVG charts, the contradicted citations first (the reference design's advice: read those
 //! first), then the rest, filterable in the page.
 //!
-//! The source (a batch's `--jsonl` results, or the audit index) is read in several passes, one
+//! The source (a batch's `--jsonl` results, or the audit index: SQLite, or with `--queue` the
+//! PostgreSQL one, through the same [`AuditIndex`]) is read in several passes, one
 //! per section, instead of being held in memory: a report of a large batch costs the size of the
 //! file, not of the batch.
 
@@ -16,8 +17,8 @@ use anyhow::Context;
 use citecheck_core::{ArchiveInfo, Label, Reason};
 use clap::Args;
 
-use crate::audit::{parse_time_bound, AuditFilter, AuditStore};
-use crate::config::{Config, ConfigError};
+use crate::audit::{parse_time_bound, AuditFilter, AuditIndex};
+use crate::config::{Config, ConfigError, QueueArg};
 use crate::error::AppError;
 use crate::results::summary::AnswerFigures;
 use crate::results::{BatchResult, Summary};
@@ -67,8 +68,8 @@ pub fn domain_of(url: &str) -> String {
 pub enum Source {
     /// A batch's `--jsonl` output.
     Results(PathBuf),
-    /// The audit index, filtered.
-    Audit(AuditStore, Box<AuditFilter>),
+    /// An audit index (SQLite or PostgreSQL), filtered.
+    Audit(Box<dyn AuditIndex>, Box<AuditFilter>),
 }
 
 impl Source {
@@ -77,7 +78,7 @@ impl Source {
         match self {
             Source::Results(path) => format!("results {}", path.display()),
             Source::Audit(store, filter) => {
-                let mut text = format!("audit index {}", store.path().display());
+                let mut text = store.describe();
                 if let Some(run) = &filter.run_id {
                     text.push_str(&format!(", run {run}"));
                 }
@@ -136,7 +137,7 @@ impl Source {
                 let mut filter = AuditFilter::clone(filter);
                 filter.labels = labels.iter().map(|l| l.as_str().to_string()).collect();
                 filter.oldest_first = true;
-                store.scan(&filter, |row| {
+                store.scan_rows(&filter, &mut |row| {
                     let Ok(label) = row.label.parse::<Label>() else {
                         return Ok(());
                     };
@@ -334,7 +335,7 @@ pub struct ReportArgs {
     #[arg(long, value_name = "PATH")]
     pub results: Option<PathBuf>,
 
-    /// From the audit index: only the rows of this batch run.
+    /// From the audit index: only the rows of this batch run (with --queue: this batch).
     #[arg(long, value_name = "RUN_ID", conflicts_with = "results")]
     pub run: Option<String>,
 
@@ -349,50 +350,59 @@ pub struct ReportArgs {
     /// The report's title.
     #[arg(long, default_value = "citecheck report")]
     pub title: String,
+
+    /// Read the PostgreSQL audit index `citecheck worker` writes instead of the SQLite one.
+    #[command(flatten)]
+    pub queue: QueueArg,
 }
 
 /// `citecheck report`, from the command line.
-pub fn run(args: &ReportArgs, config: &Config) -> Result<u8, AppError> {
-    let audit_db = match &args.results {
+pub async fn run(args: &ReportArgs, config: &Config) -> Result<u8, AppError> {
+    let source = match &args.results {
         // A results file needs no audit index, nor a home directory to find one.
-        Some(_) => std::path::PathBuf::new(),
-        None => config.store_paths()?.audit_db,
+        Some(path) => {
+            check_results_file(path)?;
+            Source::Results(path.clone())
+        }
+        None => {
+            let filter = audit_filter(args)?;
+            let index = crate::audit_index::open(config, &args.queue).await?;
+            Source::Audit(index, Box::new(filter))
+        }
     };
-    command(args, &audit_db)?;
+    let (title, out) = (args.title.clone(), args.out.clone());
+    tokio::task::spawn_blocking(move || write_to(&source, &title, &out))
+        .await
+        .context("the report task failed")??;
     if !config.quiet && args.out.as_os_str() != "-" {
         eprintln!("report written to {}", args.out.display());
     }
     Ok(0)
 }
 
-/// Runs `citecheck report` against the audit index at `audit_db` (unless `--results`).
-pub fn command(args: &ReportArgs, audit_db: &Path) -> Result<(), AppError> {
-    let source = match &args.results {
-        Some(path) => {
-            check_results_file(path)?;
-            Source::Results(path.clone())
-        }
-        None => {
-            let now = SystemTime::now();
-            let bound = |t: &Option<String>| -> Result<Option<String>, ConfigError> {
-                t.as_deref().map(|t| parse_time_bound(t, now)).transpose()
-            };
-            let filter = AuditFilter {
-                run_id: args.run.clone(),
-                since: bound(&args.since)?,
-                until: bound(&args.until)?,
-                ..AuditFilter::default()
-            };
-            Source::Audit(AuditStore::open_existing(audit_db)?, Box::new(filter))
-        }
+/// The rows `--run`, `--since` and `--until` select from an audit index.
+fn audit_filter(args: &ReportArgs) -> Result<AuditFilter, ConfigError> {
+    let now = SystemTime::now();
+    let bound = |t: &Option<String>| -> Result<Option<String>, ConfigError> {
+        t.as_deref().map(|t| parse_time_bound(t, now)).transpose()
     };
-    if args.out.as_os_str() == "-" {
+    Ok(AuditFilter {
+        run_id: args.run.clone(),
+        since: bound(&args.since)?,
+        until: bound(&args.until)?,
+        ..AuditFilter::default()
+    })
+}
+
+/// Writes the report of `source` to `out` (`-`: stdout). Blocking.
+pub fn write_to(source: &Source, title: &str, out: &Path) -> anyhow::Result<()> {
+    if out.as_os_str() == "-" {
         let stdout = std::io::stdout();
         let mut lock = BufWriter::new(stdout.lock());
-        write_html(&source, &args.title, &mut lock)?;
+        write_html(source, title, &mut lock)?;
         lock.flush().context("writing to stdout")?;
     } else {
-        write_html_file(&source, &args.title, &args.out)?;
+        write_html_file(source, title, out)?;
     }
     Ok(())
 }

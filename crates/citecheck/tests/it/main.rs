@@ -13,6 +13,7 @@ mod follow_up;
 mod model;
 mod pdf;
 mod queue;
+mod queue_audit;
 mod queue_support;
 mod report;
 mod server;

@@ -207,7 +207,7 @@ async fn the_audit_index_gives_the_same_figures_as_the_results_file() {
             .expect("recorded");
     }
     let from_audit = report::totals(&Source::Audit(
-        store,
+        Box::new(store),
         Box::new(AuditFilter {
             run_id: Some("r".into()),
             ..AuditFilter::default()

@@ -16,7 +16,7 @@ use anyhow::Context;
 use async_trait::async_trait;
 use citecheck_core::store::{LastSeen, StoreError, VerdictRecorder};
 use citecheck_core::{ClaimVerdict, Origin};
-use rusqlite::{params, Connection, OpenFlags};
+use rusqlite::{Connection, OpenFlags};
 use serde::{Deserialize, Serialize};
 
 use crate::config::ConfigError;
@@ -25,9 +25,12 @@ use crate::error::AppError;
 pub mod command;
 mod drift;
 mod query;
+pub mod receipt;
 pub mod schema;
+mod write;
 
 pub use query::{parse_time_bound, AuditFilter, Dialect, COLUMN_NAMES};
+pub use write::Reserved;
 
 /// Where a verdict came from; stored with each of its rows (the core's [`Origin`]).
 pub type RunInfo = Origin;
@@ -182,72 +185,6 @@ impl AuditStore {
             .context("the audit writer task failed")?
     }
 
-    /// [`AuditStore::record`] for synchronous callers.
-    pub fn record_blocking(
-        &self,
-        verdict: &ClaimVerdict,
-        run: &RunInfo,
-    ) -> anyhow::Result<Vec<i64>> {
-        let recorded_at = now_rfc3339();
-        let mut conn = self.lock();
-        let tx = conn.transaction()?;
-        let mut ids = Vec::with_capacity(verdict.citations.len());
-        {
-            let mut insert = tx.prepare_cached(
-                "INSERT INTO citations (recorded_at, source, run_id, claim_id, claim, overall,
-                    url, final_url, label, reason, confidence, evidence_quote, original_status,
-                    rid, fetcher, judge_provider, judge_model, prompt_version, content_sha256,
-                    fetched_at, detail, input_tokens, output_tokens, crawl_cost, evidence_url,
-                    evidence_start, evidence_end, archive)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
-                    ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)",
-            )?;
-            for c in &verdict.citations {
-                let meta = c.meta.clone().unwrap_or_default();
-                let judge = meta.judge.as_ref();
-                let usage = meta.usage;
-                insert.execute(params![
-                    recorded_at,
-                    run.source,
-                    run.run_id,
-                    run.claim_id,
-                    verdict.claim,
-                    verdict.overall.as_str(),
-                    c.url,
-                    c.final_url,
-                    c.label.as_str(),
-                    c.reason.as_ref().map(|r| r.as_string()),
-                    c.confidence,
-                    c.evidence_quote,
-                    c.original_status,
-                    c.rid.clone().unwrap_or_default(),
-                    meta.fetcher,
-                    judge.map(|j| j.provider.as_str()),
-                    judge.map(|j| j.model.as_str()),
-                    judge.map(|j| j.prompt_version.as_str()),
-                    meta.content_sha256,
-                    meta.fetched_at,
-                    c.detail,
-                    usage.map(|u| u.input_tokens as i64),
-                    usage.map(|u| u.output_tokens as i64),
-                    meta.crawl_cost
-                        .as_ref()
-                        .and_then(|cost| serde_json::to_string(cost).ok()),
-                    c.follow_up.evidence_url,
-                    c.follow_up.evidence_offsets.map(|o| o.start as i64),
-                    c.follow_up.evidence_offsets.map(|o| o.end as i64),
-                    c.follow_up
-                        .archive
-                        .as_ref()
-                        .and_then(|archive| serde_json::to_string(archive).ok()),
-                ])?;
-                ids.push(tx.last_insert_rowid());
-            }
-        }
-        tx.commit().context("committing audit rows")?;
-        Ok(ids)
-    }
-
     /// The rows matching `filter`, newest first (or oldest first with `filter.oldest_first`).
     pub async fn query(&self, filter: AuditFilter) -> anyhow::Result<Vec<AuditRow>> {
         let store = self.clone();
@@ -340,7 +277,8 @@ impl AuditIndex for AuditStore {
 #[async_trait]
 impl VerdictRecorder for AuditStore {
     async fn record(&self, verdict: &ClaimVerdict, origin: &Origin) -> Result<(), StoreError> {
-        AuditStore::record(self, verdict, origin).await?;
+        let ids = AuditStore::record(self, verdict, origin).await?;
+        receipt::deliver(&ids);
         Ok(())
     }
 

@@ -1,6 +1,6 @@
 //! Prometheus metrics for `GET /metrics` (OpenMetrics text): requests by route and status,
 //! latency histograms, citations by label and reason, fetch outcomes, judge calls, errors and
-//! tokens, and the work in flight.
+//! tokens, the work in flight, and the audit rows the service's writer committed or lost.
 //!
 //! Fetches and judge calls are counted by wrapping the verifier's [`Fetcher`] and [`Judge`] as it
 //! is built ([`instrument`]), so the numbers are those of the seams themselves: a URL cited twice counts
@@ -96,6 +96,8 @@ pub struct Metrics {
     judge_calls: Family<JudgeLabels, Counter>,
     judge_seconds: Histogram,
     judge_tokens: Family<TokenLabels, Counter>,
+    audit_rows_written: Counter,
+    audit_rows_failed: Counter,
 }
 
 impl std::fmt::Debug for Metrics {
@@ -128,6 +130,8 @@ impl Metrics {
         let judge_calls = Family::<JudgeLabels, Counter>::default();
         let judge_seconds = latency_histogram();
         let judge_tokens = Family::<TokenLabels, Counter>::default();
+        let audit_rows_written = Counter::default();
+        let audit_rows_failed = Counter::default();
 
         registry.register(
             "http_requests",
@@ -201,6 +205,16 @@ impl Metrics {
             "Tokens the judge consumed, by provider and direction (`input`, `output`)",
             judge_tokens.clone(),
         );
+        registry.register(
+            "audit_rows_written",
+            "Audit rows the service's writer committed to the index",
+            audit_rows_written.clone(),
+        );
+        registry.register(
+            "audit_rows_failed",
+            "Audit rows accepted but not written (a failed write, or still queued at shutdown)",
+            audit_rows_failed.clone(),
+        );
         Metrics {
             registry,
             requests,
@@ -217,6 +231,8 @@ impl Metrics {
             judge_calls,
             judge_seconds,
             judge_tokens,
+            audit_rows_written,
+            audit_rows_failed,
         }
     }
 
@@ -304,6 +320,16 @@ impl Metrics {
                     .map_or_else(|| "none".to_string(), |r| r.as_string()),
             })
             .inc();
+    }
+
+    /// Counts audit rows the writer committed.
+    pub fn audit_rows_written(&self, rows: u64) {
+        self.audit_rows_written.inc_by(rows);
+    }
+
+    /// Counts audit rows accepted but not written.
+    pub fn audit_rows_failed(&self, rows: u64) {
+        self.audit_rows_failed.inc_by(rows);
     }
 
     fn record_fetch(&self, fetcher: &str, outcome: &FetchOutcome, seconds: f64) {

@@ -30,6 +30,18 @@ pub struct FileConfig {
     pub archive: ArchiveSection,
     #[serde(default)]
     pub queue: QueueSection,
+    #[serde(default)]
+    pub answer: AnswerSection,
+}
+
+/// `[answer]`: bounds on one whole answer, for `citecheck answer` and `POST /verify-answer`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnswerSection {
+    /// The largest answer, in characters.
+    pub max_chars: Option<usize>,
+    /// The most cited statements in one answer.
+    pub max_statements: Option<usize>,
 }
 
 /// `[archive]`: asking the Internet Archive about dead links.

@@ -20,10 +20,14 @@ use clap::Args;
 use crate::audit::{parse_time_bound, AuditFilter, AuditIndex};
 use crate::config::{Config, ConfigError, QueueArg};
 use crate::error::AppError;
+use crate::results::summary::AnswerFigures;
 use crate::results::{BatchResult, Summary};
 
+mod answer;
 mod charts;
 mod html;
+
+pub use answer::AnswerEntry;
 
 /// One citation as the report shows it.
 #[derive(Debug, Clone, PartialEq)]
@@ -199,11 +203,14 @@ pub fn totals(source: &Source) -> anyhow::Result<Totals> {
 /// Writes the report for `source` to `out`.
 pub fn write_html(source: &Source, title: &str, out: &mut dyn Write) -> anyhow::Result<()> {
     let totals = totals(source)?;
-    html::write(source, &totals, title, out)
+    html::write(source, &totals, &[], title, out)
 }
 
-/// Writes `path` atomically (a temporary file renamed into place).
-pub fn write_html_file(source: &Source, title: &str, path: &Path) -> anyhow::Result<()> {
+/// Writes `path` atomically (a temporary file renamed into place) with what `write` puts out.
+fn write_file(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
@@ -212,13 +219,18 @@ pub fn write_html_file(source: &Source, title: &str, path: &Path) -> anyhow::Res
     let tmp = tempfile::NamedTempFile::new_in(dir)
         .with_context(|| format!("creating a file in {}", dir.display()))?;
     let mut writer = BufWriter::new(tmp);
-    write_html(source, title, &mut writer)?;
+    write(&mut writer)?;
     let tmp = writer.into_inner().map_err(|err| err.into_error())?;
     crate::evidence::make_shareable(tmp.as_file())?;
     tmp.persist(path)
         .map_err(|err| err.error)
         .with_context(|| format!("writing {}", path.display()))?;
     Ok(())
+}
+
+/// Writes the report of `source` to `path` atomically.
+pub fn write_html_file(source: &Source, title: &str, path: &Path) -> anyhow::Result<()> {
+    write_file(path, |out| write_html(source, title, out))
 }
 
 /// The report of a batch's results file (used by `batch --html`).
@@ -228,6 +240,34 @@ pub fn write_html_from_results(results: &Path, html: &Path) -> anyhow::Result<()
         "citecheck batch report",
         html,
     )
+}
+
+/// The report of a batch of whole answers (`batch --answers --html`): the results' report
+/// plus the per-answer figures and every answer marked up.
+pub fn write_answers_report(
+    results: &Path,
+    answers: &[AnswerEntry],
+    figures: &AnswerFigures,
+    html: &Path,
+) -> anyhow::Result<()> {
+    let source = Source::Results(results.to_path_buf());
+    let mut totals = totals(&source)?;
+    totals.summary.answers = Some(figures.clone());
+    write_file(html, |out| {
+        html::write(&source, &totals, answers, "citecheck answers report", out)
+    })
+}
+
+/// The page of answers alone (`citecheck answer --html`); `-` writes to stdout.
+pub fn write_answer_page(answers: &[AnswerEntry], title: &str, path: &Path) -> anyhow::Result<()> {
+    if path.as_os_str() == "-" {
+        let stdout = std::io::stdout();
+        let mut lock = BufWriter::new(stdout.lock());
+        html::write_answers(answers, title, &mut lock)?;
+        lock.flush().context("writing to stdout")?;
+        return Ok(());
+    }
+    write_file(path, |out| html::write_answers(answers, title, out))
 }
 
 /// Reads a `--results` file once before the report is built: a usage error when it is missing,

@@ -13,13 +13,15 @@ use std::time::Instant;
 use async_trait::async_trait;
 use citecheck_core::fetch::FetchOutcome;
 use citecheck_core::judge::{JudgeError, Judgement};
-use citecheck_core::{ClaimVerdict, Fetcher, Judge, JudgeInfo, VerifierBuilder};
+use citecheck_core::{ClaimVerdict, Fetcher, Judge, JudgeInfo, UrlVerdict, VerifierBuilder};
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
 use prometheus_client::registry::Registry;
+
+use crate::answer::AnswerVerdict;
 
 /// The content type of [`Metrics::render`]'s output.
 pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
@@ -45,6 +47,11 @@ struct CitationLabels {
 #[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct ClaimLabels {
     overall: String,
+}
+
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct ErrorLabels {
+    code: String,
 }
 
 #[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
@@ -81,6 +88,9 @@ pub struct Metrics {
     verifications_in_flight: Gauge,
     claims: Family<ClaimLabels, Counter>,
     citations: Family<CitationLabels, Counter>,
+    answers: Family<ClaimLabels, Counter>,
+    answer_statements: Family<ClaimLabels, Counter>,
+    answer_errors: Family<ErrorLabels, Counter>,
     fetches: Family<FetchLabels, Counter>,
     fetch_seconds: Histogram,
     judge_calls: Family<JudgeLabels, Counter>,
@@ -112,6 +122,9 @@ impl Metrics {
         let verifications_in_flight = Gauge::default();
         let claims = Family::<ClaimLabels, Counter>::default();
         let citations = Family::<CitationLabels, Counter>::default();
+        let answers = Family::<ClaimLabels, Counter>::default();
+        let answer_statements = Family::<ClaimLabels, Counter>::default();
+        let answer_errors = Family::<ErrorLabels, Counter>::default();
         let fetches = Family::<FetchLabels, Counter>::default();
         let fetch_seconds = latency_histogram();
         let judge_calls = Family::<JudgeLabels, Counter>::default();
@@ -149,6 +162,23 @@ impl Metrics {
             "citations",
             "Citations verified, by label and reason (`none` when there is no reason)",
             citations.clone(),
+        );
+        registry.register(
+            "answers",
+            "Whole answers verified (`POST /verify-answer`), by overall label",
+            answers.clone(),
+        );
+        registry.register(
+            "answer_statements",
+            "Cited statements of the answers verified, by label (their citations are counted in \
+             `citations`)",
+            answer_statements.clone(),
+        );
+        registry.register(
+            "answer_errors",
+            "Answers refused or not finished, by error code (`too_many_statements`, \
+             `answer_too_long`, `no_citations`, `busy`, `deadline_exceeded`, ...)",
+            answer_errors.clone(),
         );
         registry.register(
             "fetches",
@@ -193,6 +223,9 @@ impl Metrics {
             verifications_in_flight,
             claims,
             citations,
+            answers,
+            answer_statements,
+            answer_errors,
             fetches,
             fetch_seconds,
             judge_calls,
@@ -244,16 +277,49 @@ impl Metrics {
             })
             .inc();
         for citation in &verdict.citations {
-            self.citations
-                .get_or_create(&CitationLabels {
-                    label: citation.label.as_str().to_string(),
-                    reason: citation
-                        .reason
-                        .as_ref()
-                        .map_or_else(|| "none".to_string(), |r| r.as_string()),
+            self.count_citation(citation);
+        }
+    }
+
+    /// Counts a verified answer, each of its statements and their citations.
+    pub fn record_answer(&self, verdict: &AnswerVerdict) {
+        self.answers
+            .get_or_create(&ClaimLabels {
+                overall: verdict.overall.as_str().to_string(),
+            })
+            .inc();
+        for statement in &verdict.statements {
+            self.answer_statements
+                .get_or_create(&ClaimLabels {
+                    overall: statement.overall.as_str().to_string(),
                 })
                 .inc();
+            for citation in &statement.citations {
+                self.count_citation(&citation.verdict);
+            }
         }
+    }
+
+    /// Counts an answer that got an error instead of a verdict. `code` is one of the service's
+    /// fixed error codes.
+    pub fn record_answer_error(&self, code: &'static str) {
+        self.answer_errors
+            .get_or_create(&ErrorLabels {
+                code: code.to_string(),
+            })
+            .inc();
+    }
+
+    fn count_citation(&self, citation: &UrlVerdict) {
+        self.citations
+            .get_or_create(&CitationLabels {
+                label: citation.label.as_str().to_string(),
+                reason: citation
+                    .reason
+                    .as_ref()
+                    .map_or_else(|| "none".to_string(), |r| r.as_string()),
+            })
+            .inc();
     }
 
     /// Counts audit rows the writer committed.

@@ -190,7 +190,8 @@ pub async fn shutdown_signal() {
 /// signal.
 pub async fn run(args: &ServeArgs, config: &Config) -> Result<(), AppError> {
     let settings = &config.pipeline;
-    let server = ServerConfig::resolve(args, &config.server, settings.fetch.guard.enabled)?;
+    let mut server = ServerConfig::resolve(args, &config.server, settings.fetch.guard.enabled)?;
+    server.limits.answer = settings.answer;
     if !server.address_guard {
         tracing::warn!(
             "the address guard is off: this service will fetch loopback and private addresses \
@@ -228,14 +229,12 @@ pub async fn run(args: &ServeArgs, config: &Config) -> Result<(), AppError> {
         }
         None => (None, None),
     };
-    // The answer route fetches each URL once per answer through this wrapper; /verify passes
-    // straight through it.
     let builder = engine.map(|engine| {
         let mut builder = stores.attach_pages(engine.builder);
         if let Some(recorder) = recorder {
             builder = builder.recorder(Arc::new(recorder));
         }
-        builder.map_fetcher(crate::answer::scoped_fetcher)
+        builder
     });
     let state = AppState::with_metrics(builder, &server, metrics)?
         .with_audit_status(stores.status().clone())?;

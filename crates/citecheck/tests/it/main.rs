@@ -1,6 +1,7 @@
 //! The citecheck binary crate's integration tests: one test binary, split by feature.
 
 mod answer;
+mod answer_limits;
 mod audit;
 mod batch;
 mod batch_support;

@@ -33,7 +33,8 @@ fn best_of(repeats: usize, flop: f64, mut f: impl FnMut()) -> f64 {
 }
 
 fn main() {
-    println!("| shape (m x k x n) | product | {} | gemm 0.19 | matrixmultiply 0.3 |", {
+    let gemm_column = if cfg!(feature = "gemm") { " gemm 0.19 |" } else { "" };
+    println!("| shape (m x k x n) | product | {} |{gemm_column} matrixmultiply 0.3 |", {
         Backend::ALL
             .iter()
             .filter(|b| b.is_supported())
@@ -51,6 +52,7 @@ fn main() {
         let a = values(m * k);
         let b = values(k * n);
         let mut c = vec![0f32; m * n];
+        #[cfg(feature = "gemm")]
         let g = best_of(20, flop, || unsafe {
             gemm::gemm(
                 m,
@@ -93,9 +95,8 @@ fn main() {
             )
         });
         std::hint::black_box(&c);
-        println!(
-            "| {m} x {k} x {n} | {what} | {} | {g:.1} | {mm:.1} |",
-            ours.join(" | ")
-        );
+        #[cfg(feature = "gemm")]
+        let ours = [ours, vec![format!("{g:.1}")]].concat();
+        println!("| {m} x {k} x {n} | {what} | {} | {mm:.1} |", ours.join(" | "));
     }
 }

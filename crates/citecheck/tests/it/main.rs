@@ -13,6 +13,7 @@ mod model;
 mod pdf;
 mod queue;
 mod queue_support;
+mod render;
 mod report;
 mod server;
 mod server_answer;

@@ -178,3 +178,95 @@ fn error_chain(err: &(dyn std::error::Error + 'static)) -> String {
     }
     text
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A renderer that answers what it was told to, for the mapping from render to verdict.
+    struct Canned(fn(&Url) -> Result<RenderedPage, RenderError>);
+
+    #[async_trait]
+    impl Renderer for Canned {
+        fn name(&self) -> &str {
+            "canned"
+        }
+        async fn render(&self, url: &Url) -> Result<RenderedPage, RenderError> {
+            (self.0)(url)
+        }
+    }
+
+    async fn fetch(
+        answer: fn(&Url) -> Result<RenderedPage, RenderError>,
+        url: &str,
+    ) -> FetchOutcome {
+        RenderFetcher::new(Arc::new(Canned(answer)))
+            .fetch(url)
+            .await
+    }
+
+    fn reason(outcome: &FetchOutcome) -> (Label, Reason) {
+        match outcome {
+            FetchOutcome::Rejected(r) => (r.label, r.reason.clone()),
+            FetchOutcome::Page(page) => panic!("expected a rejection, got {page:?}"),
+        }
+    }
+
+    fn article(url: &Url) -> Result<RenderedPage, RenderError> {
+        let paragraph = "<p>The rendered article has a paragraph long enough to be read as \
+                         content, which the page rules keep and the judge can quote.</p>";
+        Ok(RenderedPage {
+            final_url: url.clone(),
+            status: 200,
+            html: format!(
+                "<html><body><article>{}</article></body></html>",
+                paragraph.repeat(4)
+            ),
+        })
+    }
+
+    #[tokio::test]
+    async fn renders_map_to_pages_or_to_the_reasons_the_page_rules_and_the_browser_give() {
+        let page = fetch(article, "https://a.example/story").await;
+        assert!(
+            matches!(&page, FetchOutcome::Page(p) if p.markdown.contains("rendered article")),
+            "{page:?}"
+        );
+        let to_home = |url: &Url| {
+            article(url).map(|page| RenderedPage {
+                final_url: url.join("/").expect("joins"),
+                ..page
+            })
+        };
+        assert_eq!(
+            reason(&fetch(to_home, "https://a.example/story").await),
+            (Label::NotFound, Reason::RedirectedToHomepage)
+        );
+        let timeout = |_: &Url| Err(RenderError::Timeout(Duration::from_secs(15)));
+        assert_eq!(
+            reason(&fetch(timeout, "https://a.example/story").await),
+            (Label::Unreachable, Reason::RenderTimeout)
+        );
+        let crashed = |_: &Url| Err(RenderError::Failed("the browser crashed".into()));
+        let outcome = fetch(crashed, "https://a.example/story").await;
+        assert_eq!(reason(&outcome), (Label::Unreachable, Reason::RenderFailed));
+        let blocked = |_: &Url| {
+            Err(RenderError::Blocked {
+                url: "http://10.0.0.1/".into(),
+                detail: "10.0.0.1 is Private".into(),
+            })
+        };
+        let outcome = fetch(blocked, "https://a.example/story").await;
+        assert_eq!(reason(&outcome), (Label::NotFound, Reason::BlockedAddress));
+        let gone = |url: &Url| {
+            article(url).map(|page| RenderedPage {
+                status: 404,
+                ..page
+            })
+        };
+        assert_eq!(
+            reason(&fetch(gone, "https://a.example/story").await),
+            (Label::Unreachable, Reason::Http(404))
+        );
+    }
+}

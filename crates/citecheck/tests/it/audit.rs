@@ -471,6 +471,47 @@ async fn an_index_from_an_older_citecheck_is_migrated_and_keeps_its_rows() {
     assert_eq!(version, schema::MIGRATIONS.len() as i64);
 }
 
+/// After an upgrade the reading commands read an index left by the previous citecheck: `audit`
+/// migrates it instead of refusing it until some writing command has run.
+#[test]
+fn the_audit_command_reads_an_index_from_an_older_citecheck() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("audit.sqlite3");
+    let previous = schema::MIGRATIONS.len() - 1;
+    {
+        let conn = rusqlite::Connection::open(&path).expect("sqlite");
+        for migration in &schema::MIGRATIONS[..previous] {
+            conn.execute_batch(migration).expect("an earlier migration");
+        }
+        conn.pragma_update(None, "user_version", previous as i64)
+            .expect("version");
+        conn.execute(
+            "INSERT INTO citations (recorded_at, source, claim, overall, url, label, confidence)
+             VALUES ('2025-01-01T00:00:00Z', 'verify', 'old claim', 'supported',
+                     'https://a.example/', 'supported', 0.9)",
+            [],
+        )
+        .expect("old row");
+    }
+    let out = citecheck(dir.path())
+        .args(["audit", "--format", "json", "--audit-db"])
+        .arg(&path)
+        .output()
+        .expect("runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("old claim"), "{stdout}");
+    let conn = rusqlite::Connection::open(&path).expect("sqlite");
+    let version: i64 = conn
+        .pragma_query_value(None, "user_version", |r| r.get(0))
+        .expect("version");
+    assert_eq!(version, schema::MIGRATIONS.len() as i64);
+}
+
 /// Issue 11: a claim and a quote written to act (a spreadsheet formula, terminal escapes)
 /// come out of `audit` inert in CSV and in the table, and exact in JSON.
 #[tokio::test]

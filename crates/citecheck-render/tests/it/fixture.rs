@@ -138,6 +138,7 @@ fetch("http://localhost:{port}/beacon-fetch", {{mode: "no-cors"}}).catch(() => {
 const xhr = new XMLHttpRequest(); xhr.open("GET", "http://localhost:{port}/beacon-xhr"); xhr.send();
 new Image().src = "/hop/sentinel-image";
 const frame = document.createElement("iframe"); frame.src = "http://localhost:{port}/beacon-frame"; document.body.appendChild(frame);
+window.open("http://localhost:{port}/beacon-popup");
 fetch("http://127.0.0.1:{port}/allowed", {{mode: "no-cors"}}).then(build, build);
 "#
         )),

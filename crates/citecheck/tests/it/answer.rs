@@ -5,9 +5,10 @@
 use std::path::PathBuf;
 
 use assert_cmd::Command;
-use citecheck::static_site::StaticSite;
 use predicates::str::contains;
 use serde_json::Value;
+
+use crate::support_local::DemoSite;
 
 const FORMATS: [(&str, &str); 6] = [
     ("openai-responses.json", "openai-responses"),
@@ -17,17 +18,6 @@ const FORMATS: [(&str, &str); 6] = [
     ("gemini.json", "gemini"),
     ("markdown.md", "markdown"),
 ];
-
-fn site() -> (tokio::runtime::Runtime, StaticSite) {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
-        .enable_all()
-        .build()
-        .expect("runtime");
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("demo");
-    let site = runtime.block_on(StaticSite::serve(&root)).expect("site");
-    (runtime, site)
-}
 
 fn citecheck() -> Command {
     let mut cmd = Command::cargo_bin("citecheck").expect("binary built");
@@ -41,7 +31,7 @@ fn citecheck() -> Command {
 }
 
 /// The fixture with the site's address in place of `{{SITE}}`.
-fn answer(name: &str, site: &StaticSite) -> String {
+fn answer(name: &str, site: &DemoSite) -> String {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../../fixtures/answers")
         .join(name);
@@ -66,7 +56,7 @@ fn run_json(input: &str, extra: &[&str]) -> Value {
 
 #[test]
 fn every_format_gives_the_same_verdicts_for_the_same_answer() {
-    let (_rt, site) = site();
+    let site = DemoSite::start();
     for (file, format) in FORMATS {
         let json = run_json(&answer(file, &site), &[]);
         assert_eq!(json["format"], format, "{file}");
@@ -107,7 +97,7 @@ fn every_format_gives_the_same_verdicts_for_the_same_answer() {
 
 #[test]
 fn anthropic_cited_text_is_looked_for_on_the_fetched_page() {
-    let (_rt, site) = site();
+    let site = DemoSite::start();
     let json = run_json(
         &answer("anthropic.json", &site),
         &["--input-format", "anthropic"],
@@ -126,7 +116,7 @@ fn anthropic_cited_text_is_looked_for_on_the_fetched_page() {
 
 #[test]
 fn the_text_rendering_marks_the_spans_and_lists_verdicts_beneath() {
-    let (_rt, site) = site();
+    let site = DemoSite::start();
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("answer.md");
     std::fs::write(&path, answer("markdown.md", &site)).expect("write");
@@ -160,7 +150,7 @@ fn span_classes(html: &str) -> Vec<String> {
 
 #[test]
 fn the_html_page_colours_each_statement_by_its_verdict_and_opens_onto_its_sources() {
-    let (_rt, site) = site();
+    let site = DemoSite::start();
     let dir = tempfile::tempdir().expect("tempdir");
     let input = dir.path().join("answer.json");
     // A hostile title and text in the answer: shown as text, never as markup.
@@ -236,7 +226,7 @@ fn the_answer_page_renders_in_headless_chromium_with_a_linked_statement_open() {
         println!("SKIPPED: chromium is not installed; run scripts/check-report-render.sh");
         return;
     };
-    let (_rt, site) = site();
+    let site = DemoSite::start();
     let dir = tempfile::tempdir().expect("tempdir");
     let input = dir.path().join("answer.md");
     std::fs::write(&input, answer("markdown.md", &site)).expect("write");
@@ -303,7 +293,7 @@ fn the_answer_page_renders_in_headless_chromium_with_a_linked_statement_open() {
 
 #[test]
 fn an_answer_whose_every_citation_supports_it_exits_0() {
-    let (_rt, site) = site();
+    let site = DemoSite::start();
     let text = format!(
         "Über 🍝. Water boils at 100 degrees Celsius at sea level [1].\n\n[1]: {}/articles/water-boiling-point\n",
         site.base_url().trim_end_matches('/')
@@ -348,7 +338,7 @@ fn an_unknown_shape_exits_3_listing_the_formats_understood() {
 
 #[test]
 fn audit_rows_carry_the_answer_id_and_the_statement_span() {
-    let (_rt, site) = site();
+    let site = DemoSite::start();
     let dir = tempfile::tempdir().expect("tempdir");
     let db = dir.path().join("audit.db");
     Command::cargo_bin("citecheck")
@@ -391,7 +381,7 @@ fn audit_rows_carry_the_answer_id_and_the_statement_span() {
 
 #[test]
 fn a_batch_of_answers_scores_cited_statements_and_resumes() {
-    let (_rt, site) = site();
+    let site = DemoSite::start();
     let dir = tempfile::tempdir().expect("tempdir");
     let gemini: Value = serde_json::from_str(&answer("gemini.json", &site)).expect("json");
     let first = serde_json::json!({"id": "g", "answer": gemini}).to_string();

@@ -38,7 +38,7 @@ pub fn fixture(name: &str) -> PathBuf {
 /// for as long as this lives, so that tests running the binary synchronously can cite it.
 pub struct DemoSite {
     site: citecheck::static_site::StaticSite,
-    _runtime: tokio::runtime::Runtime,
+    runtime: tokio::runtime::Runtime,
 }
 
 impl DemoSite {
@@ -52,15 +52,22 @@ impl DemoSite {
         let site = runtime
             .block_on(citecheck::static_site::StaticSite::serve(&root))
             .expect("site");
-        DemoSite {
-            site,
-            _runtime: runtime,
-        }
+        DemoSite { site, runtime }
     }
 
     /// The address of `path` (`/articles/...`) on the site.
     pub fn url(&self, path: &str) -> String {
         format!("{}{path}", self.site.base_url())
+    }
+
+    /// `http://127.0.0.1:PORT`, without a trailing slash.
+    pub fn base_url(&self) -> String {
+        self.site.base_url()
+    }
+
+    /// The runtime serving the site, for tests that serve more beside it (a mock archive).
+    pub fn runtime(&self) -> &tokio::runtime::Runtime {
+        &self.runtime
     }
 }
 

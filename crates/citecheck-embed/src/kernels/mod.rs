@@ -443,6 +443,23 @@ mod tests {
             .collect()
     }
 
+    /// Regression (issue 10): the AVX2 probe read a tick-granular CPU clock and reported 194
+    /// GFLOP/s on a core whose 256-bit FMA bound is ~118. A core with AVX-512 does at least as
+    /// many f32 FLOPs per cycle in 512-bit FMAs as in 256-bit ones, so the AVX2 figure cannot
+    /// be well above the AVX-512 one (the margin covers frequency changes between the runs).
+    #[test]
+    fn the_avx2_peak_probe_stays_under_the_avx512_one() {
+        if !(Backend::Avx2.is_supported() && Backend::Avx512.is_supported()) {
+            eprintln!("skipped: this CPU lacks AVX2 or AVX-512");
+            return;
+        }
+        let (avx2, avx512) = (peak_gflops(Backend::Avx2), peak_gflops(Backend::Avx512));
+        assert!(
+            avx2 > 0.0 && avx2 <= 1.25 * avx512,
+            "avx2 {avx2} vs avx512 {avx512}"
+        );
+    }
+
     #[test]
     fn every_backend_multiplies_odd_shapes_like_the_reference() {
         for backend in Backend::ALL {

@@ -93,6 +93,8 @@ impl LocalJudge {
             })
             .collect();
         let weights = Weights::over(split.iter().flat_map(|(_, _, a)| a));
+        let align =
+            |sentence: &Analysis, context: &[&Analysis]| align(&claim, sentence, context, &weights);
         // Adjacent sentences of one paragraph (or adjacent list items) read together: evidence
         // is often split over two ("... opened in 1889. It stood 300 metres tall."). The pair is
         // one contiguous span of the passage, so it is still a verbatim quote.
@@ -136,7 +138,7 @@ impl LocalJudge {
                 }
                 let candidate = Candidate {
                     quote: &passage[segment.range.clone()],
-                    alignment: align(&claim, &analyses[k], &context, &weights),
+                    alignment: align(&analyses[k], &context),
                     heading: segment.kind == segment::Kind::Heading,
                 };
                 let a = &candidate.alignment;
@@ -166,10 +168,10 @@ impl LocalJudge {
             for extra in [segments[*first].heading].into_iter().flatten() {
                 context.push(&analyses[extra]);
             }
-            let alignment = align(&claim, analysis, &context, &weights);
+            let alignment = align(analysis, &context);
             // A pair must add what neither sentence has alone, or it only dilutes the quote; and
             // a sentence that contradicts the claim on its own is not rescued by its neighbour.
-            let alone = [*first, *second].map(|k| align(&claim, &analyses[k], &context, &weights));
+            let alone = [*first, *second].map(|k| align(&analyses[k], &context));
             let gain = alignment.coverage - alone[0].coverage.max(alone[1].coverage);
             let flips = alone
                 .iter()

@@ -308,6 +308,12 @@ impl LocalJudge {
             (Some(sup), _) if s >= self.thresholds.support && s > c => {
                 (JudgeLabel::Supported, Some(sup), s)
             }
+            // Another sentence states the claim in full: the page is not plainly against it,
+            // and calling a true citation contradicted is the worst error this tool can make.
+            (Some(_), Some(_)) if s >= self.thresholds.support => {
+                let best = any.as_ref().map_or(0.0, |a| a.alignment.coverage);
+                (JudgeLabel::NotFound, any, best)
+            }
             (_, Some(con)) if c >= self.thresholds.contradict => {
                 (JudgeLabel::Contradicted, Some(con), c)
             }

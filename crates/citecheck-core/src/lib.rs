@@ -68,4 +68,4 @@ pub use model::{
 };
 pub use rank::Ranker;
 pub use store::{Origin, PageStore, VerdictRecorder};
-pub use verifier::{Check, Verifier, VerifierBuilder, VerifyOptions};
+pub use verifier::{Check, SharedPages, Verifier, VerifierBuilder, VerifyOptions};

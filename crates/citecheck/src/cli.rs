@@ -66,15 +66,16 @@ impl Cli {
             Command::Eval(args) => eval::command(args, &config).await,
             Command::Serve(args) => server::run(args, &config).await.map(|()| 0),
             Command::Batch(args) => match &args.action {
-                Some(action) => queue::command::run(action).await,
-                None if args.queue.queue.is_some() => queue::enqueue::command(args).await,
+                Some(action) => queue::command::run(action, &config).await,
+                // Only --queue / CITECHECK_QUEUE_URL sends a batch to the queue; `[queue] url`
+                // in a shared config file does not (see `Config::require_queue_url`).
+                None if args.queue.queue.is_some() => queue::enqueue::command(args, &config).await,
                 None => batch::run(args, &config).await,
             },
             Command::Worker(args) => queue::worker::run(args, &config).await,
-            Command::Audit(args) if args.queue.queue.is_some() => queue::audit::list(args).await,
-            Command::Audit(args) => audit::command::run(args, &config),
+            Command::Audit(args) => audit::command::run(args, &config).await,
             Command::Replay(args) => replay::run(args, &config).await,
-            Command::Report(args) => report::run(args, &config),
+            Command::Report(args) => report::run(args, &config).await,
             Command::Model(args) => model::run(args, &config).await,
             Command::Cache(args) => cache::run(args, &config).await,
         }

@@ -88,21 +88,25 @@ fn closing(verifier: &Verifier, matched: usize, total: usize) -> String {
     )
 }
 
-const PAGES: &[(&str, &str)] = &[
-    ("index.html", include_str!("../demo/index.html")),
+const PAGES: &[(&str, &[u8])] = &[
+    ("index.html", include_bytes!("../demo/index.html")),
     (
         "articles/water-boiling-point.html",
-        include_str!("../demo/articles/water-boiling-point.html"),
+        include_bytes!("../demo/articles/water-boiling-point.html"),
     ),
     (
         "articles/removed.html",
-        include_str!("../demo/articles/removed.html"),
+        include_bytes!("../demo/articles/removed.html"),
     ),
     (
         "app/dashboard.html",
-        include_str!("../demo/app/dashboard.html"),
+        include_bytes!("../demo/app/dashboard.html"),
     ),
-    ("routes.json", include_str!("../demo/routes.json")),
+    ("routes.json", include_bytes!("../demo/routes.json")),
+    (
+        "reports/high-altitude-cooking.pdf",
+        include_bytes!("../demo/reports/high-altitude-cooking.pdf"),
+    ),
 ];
 
 /// A demo claim, the site paths it cites, and the label it must get.
@@ -132,6 +136,11 @@ pub const EXAMPLES: &[Example] = &[
             "/app/dashboard",
         ],
         expected: Label::NotFound,
+    },
+    Example {
+        claim: "On the summit of Mount Everest water boils at about 70 degrees Celsius.",
+        paths: &["/reports/high-altitude-cooking.pdf"],
+        expected: Label::Supported,
     },
     Example {
         claim: "The 2019 report is still online.",

@@ -6,11 +6,13 @@
 //! [`server`], [`demo`], [`eval`], [`audit`], [`replay`], [`report`], [`model`],
 //! [`cache`]) owns its flags
 //! and its `run`, asks [`engine`] for the pipeline's builder, lets [`storage`] attach the audit
-//! index and evidence store, and calls the verifier's one entry point. Errors are
+//! index and evidence store, and calls the verifier's one entry point; the reading commands
+//! (`audit`, `replay`, `report`) get the SQLite or PostgreSQL index from [`audit_index`]. Errors are
 //! [`error::AppError`], whose variant decides the exit code.
 
 pub mod answer;
 pub mod audit;
+pub mod audit_index;
 pub mod batch;
 pub mod cache;
 pub mod cli;

@@ -1,6 +1,7 @@
 //! `citecheck replay RID`: prints a page exactly as it was judged, from the local evidence store
 //! or, for rids Crawlbase handed out, from Crawlbase's Storage API; with `--quote` (or the quote
-//! of an audit row, `--audit-id`) the quote is shown highlighted where it occurs.
+//! of an audit row, `--audit-id`, from the SQLite index or with `--queue` the PostgreSQL one)
+//! the quote is shown highlighted where it occurs.
 //!
 //! The quote is located the way the quote guard compares: curly quotes straightened, runs of
 //! whitespace as one space, and, failing that, inline Markdown emphasis ignored, so a quote the
@@ -12,13 +13,12 @@
 
 use std::io::{IsTerminal, Write};
 use std::ops::Range;
-use std::path::Path;
 
 use anyhow::Context;
 use clap::Args;
 
-use crate::audit::AuditStore;
-use crate::config::{Config, ConfigError};
+use crate::audit::AuditIndex;
+use crate::config::{Config, ConfigError, QueueArg};
 use crate::error::AppError;
 use crate::evidence::EvidenceStore;
 use crate::neutral::{terminal, terminal_line};
@@ -40,6 +40,11 @@ pub struct ReplayArgs {
     /// Replay the page of this audit row, highlighting its evidence quote.
     #[arg(long, value_name = "ID", conflicts_with = "rid")]
     pub audit_id: Option<i64>,
+
+    /// With --audit-id: read the row from the PostgreSQL audit index `citecheck worker` writes
+    /// (the page itself is in the evidence store of the machine that verified it).
+    #[command(flatten)]
+    pub queue: QueueArg,
 }
 
 /// Where a replayed page came from.
@@ -122,10 +127,11 @@ fn check_local_rid(rid: &str, config: &Config) -> Result<(), AppError> {
     )))
 }
 
-/// Runs `citecheck replay`, printing to `out`; returns the exit code.
+/// Runs `citecheck replay`, printing to `out`; returns the exit code. `index` is the audit index
+/// `--audit-id` reads (unused without it).
 pub async fn command(
     args: &ReplayArgs,
-    audit_db: &Path,
+    index: Option<Box<dyn AuditIndex>>,
     evidence: &EvidenceStore,
     out: &mut dyn Write,
     colour: bool,
@@ -134,9 +140,10 @@ pub async fn command(
     let mut offsets: Option<Range<usize>> = None;
     let (rid, quote) = match args.audit_id {
         Some(id) => {
-            let store = AuditStore::open_existing(audit_db)?;
-            let row = store
-                .get(id)?
+            let index = index.context("replay --audit-id needs an audit index")?;
+            let row = tokio::task::spawn_blocking(move || index.row(id))
+                .await
+                .context("the audit reader task failed")??
                 .ok_or_else(|| AppError::usage(format!("no audit row {id}")))?;
             if row.rid.is_empty() {
                 return Err(AppError::usage(format!(
@@ -229,9 +236,13 @@ pub async fn run(args: &ReplayArgs, config: &Config) -> Result<u8, AppError> {
     let paths = config.store_paths()?;
     // Replay only reads: a lookup must not create the store's directory.
     let evidence = EvidenceStore::for_reading(&paths.evidence_dir);
+    let index = match args.audit_id {
+        Some(_) => Some(crate::audit_index::open(config, &args.queue).await?),
+        None => None,
+    };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    let code = command(args, &paths.audit_db, &evidence, &mut out, colour_allowed()).await?;
+    let code = command(args, index, &evidence, &mut out, colour_allowed()).await?;
     out.flush().context("writing to stdout")?;
     Ok(code)
 }

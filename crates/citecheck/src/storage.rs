@@ -136,6 +136,11 @@ impl Stores {
         }
     }
 
+    /// The audit index, when one is open.
+    pub fn audit(&self) -> Option<&AuditStore> {
+        self.audit.as_ref()
+    }
+
     pub fn status(&self) -> &AuditStatus {
         &self.status
     }

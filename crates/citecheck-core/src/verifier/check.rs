@@ -1,6 +1,7 @@
 //! [`Check`]: one call to [`Verifier::verify`](super::Verifier::verify): the claim, its URLs,
 //! and what this call chooses differently from the verifier's defaults.
 
+use super::pages::SharedPages;
 use crate::model::{ClaimVerdict, UrlVerdict};
 use crate::store::Origin;
 
@@ -12,6 +13,7 @@ pub struct Check {
     pub(super) top_k: Option<usize>,
     pub(super) previous: Vec<UrlVerdict>,
     pub(super) origin: Origin,
+    pub(super) pages: Option<SharedPages>,
 }
 
 impl Check {
@@ -26,6 +28,7 @@ impl Check {
             top_k: None,
             previous: Vec::new(),
             origin: Origin::default(),
+            pages: None,
         }
     }
 
@@ -38,6 +41,7 @@ impl Check {
             top_k: None,
             previous: old.citations,
             origin: Origin::default(),
+            pages: None,
         }
     }
 
@@ -50,6 +54,13 @@ impl Check {
     /// Where this verification comes from, for the recorder.
     pub fn origin(mut self, origin: Origin) -> Self {
         self.origin = origin;
+        self
+    }
+
+    /// Reads pages through `pages`, shared with the other checks given the same handle: a URL
+    /// they cite too is fetched once for all of them (see [`SharedPages`]).
+    pub fn pages(mut self, pages: &SharedPages) -> Self {
+        self.pages = Some(pages.clone());
         self
     }
 

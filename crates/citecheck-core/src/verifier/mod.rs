@@ -31,7 +31,7 @@ mod pages;
 
 pub use builder::{BuildError, VerifierBuilder};
 pub use check::Check;
-pub use pages::{CacheStats, DEFAULT_CACHE_PAGES, DEFAULT_PER_HOST};
+pub use pages::{CacheStats, SharedPages, DEFAULT_CACHE_PAGES, DEFAULT_PER_HOST};
 
 /// Distinct URLs of one claim fetched at once.
 pub const DEFAULT_FETCH_CONCURRENCY: usize = 8;
@@ -150,7 +150,9 @@ impl Verifier {
             top_k,
             previous,
             origin,
+            pages,
         } = check;
+        let scope = pages.as_ref();
         let top_k = top_k.unwrap_or(self.options.top_k);
         // A citation whose earlier verdict did not come from a failed fetch keeps it.
         let kept: HashMap<&str, &UrlVerdict> = previous
@@ -169,7 +171,7 @@ impl Verifier {
         // prove `Send` (rust-lang/rust#102211), and the HTTP service needs it `Send`.
         let checked: HashMap<String, UrlVerdict> = stream::iter(distinct)
             .map(|url| async move {
-                let verdict = self.check_one(claim_ref, &url, top_k).await;
+                let verdict = self.check_one(claim_ref, &url, top_k, scope).await;
                 (url, verdict)
             })
             .buffer_unordered(self.options.fetch_concurrency)
@@ -240,12 +242,18 @@ impl Verifier {
     }
 
     /// Fetches, judges and guards one citation.
-    async fn check_one(&self, claim: &str, url: &str, top_k: usize) -> UrlVerdict {
+    async fn check_one(
+        &self,
+        claim: &str,
+        url: &str,
+        top_k: usize,
+        scope: Option<&SharedPages>,
+    ) -> UrlVerdict {
         let span = tracing::info_span!("citation", %url);
         async {
-            let fetched = match &self.pages {
-                Some(cache) => cache.get(url, || self.fetch(url)).await,
-                None => self.fetch(url).await,
+            let fetched = match scope {
+                Some(scope) => scope.cache().get(url, || self.fetch_shared(url)).await,
+                None => self.fetch_shared(url).await,
             };
             match fetched {
                 Fetched::Rejected(rejection) => {
@@ -258,6 +266,14 @@ impl Verifier {
         }
         .instrument(span)
         .await
+    }
+
+    /// `url` through the cache shared across claims, when the verifier keeps one.
+    async fn fetch_shared(&self, url: &str) -> Fetched {
+        match &self.pages {
+            Some(cache) => cache.get(url, || self.fetch(url)).await,
+            None => self.fetch(url).await,
+        }
     }
 
     /// Fetches `url`, keeps the page when a store is attached, and prepares its passages.
@@ -1082,5 +1098,46 @@ mod tests {
             verifier(fetcher, judge_saying(JudgeLabel::NotFound, None)).page_stats(),
             None
         );
+    }
+
+    #[tokio::test]
+    async fn checks_sharing_pages_fetch_a_url_once_and_the_page_stays_readable() {
+        let fetcher = Arc::new(FakeFetcher::new(vec![("https://a.example/w", page(WATER))]));
+        let v = verifier(
+            Arc::clone(&fetcher),
+            judge_saying(JudgeLabel::Supported, Some(WATER)),
+        );
+        let scope = SharedPages::new();
+        let (a, b) = futures::join!(
+            v.verify(Check::new(WATER, ["https://a.example/w"]).pages(&scope)),
+            v.verify(
+                Check::new(WATER, ["https://a.example/w", "https://a.example/x"]).pages(&scope)
+            ),
+        );
+        assert_eq!(a.citations[0].label, Label::Supported);
+        assert_eq!(b.citations[0].label, Label::Supported);
+        let fetched = fetcher.fetches.lock().expect("not poisoned").clone();
+        assert_eq!(
+            fetched
+                .iter()
+                .filter(|u| u.as_str() == "https://a.example/w")
+                .count(),
+            1,
+            "{fetched:?}"
+        );
+        assert_eq!(
+            scope.stats(),
+            CacheStats {
+                fetches: 2,
+                hits: 1
+            }
+        );
+        assert!(scope
+            .markdown("https://a.example/w")
+            .is_some_and(|m| m.contains("100 degrees")));
+        assert_eq!(scope.markdown("https://a.example/x"), None, "not a page");
+        // Another scope, or none, fetches again: nothing is kept past the work.
+        v.verify(Check::new(WATER, ["https://a.example/w"])).await;
+        assert_eq!(fetcher.fetches.lock().expect("not poisoned").len(), 3);
     }
 }

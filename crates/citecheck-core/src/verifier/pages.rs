@@ -50,7 +50,8 @@ pub struct CacheStats {
 pub(crate) struct PageCache {
     capacity: usize,
     table: Mutex<Table>,
-    hosts: HostLimiter,
+    /// `None` for a scope's cache: politeness is the verifier's (its own cache, if any).
+    hosts: Option<HostLimiter>,
     fetches: AtomicU64,
     hits: AtomicU64,
 }
@@ -60,7 +61,18 @@ impl PageCache {
         PageCache {
             capacity: capacity.max(1),
             table: Mutex::new(Table::default()),
-            hosts: HostLimiter::new(per_host.max(1)),
+            hosts: Some(HostLimiter::new(per_host.max(1))),
+            fetches: AtomicU64::new(0),
+            hits: AtomicU64::new(0),
+        }
+    }
+
+    /// A cache without bound or host limit, for the few URLs of one scope ([`SharedPages`]).
+    fn unbounded() -> Self {
+        PageCache {
+            capacity: usize::MAX,
+            table: Mutex::new(Table::default()),
+            hosts: None,
             fetches: AtomicU64::new(0),
             hits: AtomicU64::new(0),
         }
@@ -68,7 +80,19 @@ impl PageCache {
 
     /// A permit for one request to `url`'s host, from the same per-host limit fetches use.
     pub(crate) async fn host_permit(&self, url: &str) -> Option<tokio::sync::OwnedSemaphorePermit> {
-        self.hosts.acquire(url).await
+        match &self.hosts {
+            Some(hosts) => hosts.acquire(url).await,
+            None => None,
+        }
+    }
+
+    /// The page held for `url`, when it was fetched and read.
+    fn page(&self, url: &str) -> Option<Arc<super::PreparedPage>> {
+        let cell = Arc::clone(&self.lock().slots.get(url)?.cell);
+        match cell.get()? {
+            Fetched::Page(page) => Some(Arc::clone(page)),
+            Fetched::Rejected(_) => None,
+        }
     }
 
     pub(crate) fn stats(&self) -> CacheStats {
@@ -95,7 +119,7 @@ impl PageCache {
         let fetched = cell
             .get_or_init(|| async {
                 fetched_here = true;
-                let _permit = self.hosts.acquire(url).await;
+                let _permit = self.host_permit(url).await;
                 fetch().await
             })
             .await
@@ -152,6 +176,54 @@ impl PageCache {
         self.table
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+/// Pages shared by the checks of one unit of work (the statements of one answer, say), passed
+/// to each with [`Check::pages`](super::Check::pages): each URL is fetched and prepared once for
+/// all of them, and the pages stay readable here until the last handle is dropped, so nothing
+/// outlives the work. Cheap to clone (one shared table). A verifier that also shares pages
+/// across claims ([`VerifierBuilder::shared_pages`](super::VerifierBuilder::shared_pages)) is
+/// asked first for a URL this scope has not read yet, under its per-host limit.
+#[derive(Clone)]
+pub struct SharedPages {
+    cache: Arc<PageCache>,
+}
+
+impl Default for SharedPages {
+    fn default() -> Self {
+        SharedPages {
+            cache: Arc::new(PageCache::unbounded()),
+        }
+    }
+}
+
+impl std::fmt::Debug for SharedPages {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SharedPages")
+            .field("stats", &self.cache.stats())
+            .finish()
+    }
+}
+
+impl SharedPages {
+    /// An empty scope.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The Markdown read from `url` in this scope, when a page came back.
+    pub fn markdown(&self, url: &str) -> Option<String> {
+        self.cache.page(url).map(|page| page.page.markdown.clone())
+    }
+
+    /// Distinct URLs read in this scope, and citations that reused one.
+    pub fn stats(&self) -> CacheStats {
+        self.cache.stats()
+    }
+
+    pub(crate) fn cache(&self) -> &PageCache {
+        &self.cache
     }
 }
 

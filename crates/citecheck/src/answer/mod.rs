@@ -4,8 +4,8 @@
 //! whether every citation supported its statement.
 
 mod check;
+mod limits;
 mod render;
-mod tap;
 mod verdict;
 
 use std::io::Read as _;
@@ -16,8 +16,8 @@ use citecheck_answer::Format as InputFormat;
 use citecheck_core::Origin;
 use clap::Args;
 
-pub use check::verify_answer;
-pub use tap::{scoped_fetcher, AnswerPages};
+pub use check::{assemble, statement_verdict, verify_answer};
+pub use limits::{AnswerLimits, OverLimit, DEFAULT_MAX_ANSWER_CHARS, DEFAULT_MAX_STATEMENTS};
 pub use verdict::{AnswerSummary, AnswerVerdict, CitationVerdict, StatementVerdict};
 
 use crate::config::{Config, ConfigError};
@@ -44,6 +44,11 @@ pub struct AnswerArgs {
     /// Output format on stdout.
     #[arg(long, value_enum, default_value_t = Format::Json, env = "CITECHECK_FORMAT")]
     pub format: Format,
+
+    /// Also write a self-contained HTML page: the answer with each cited statement coloured by
+    /// its verdict, opening onto its sources (`-` for stdout, instead of the verdict).
+    #[arg(long, value_name = "PATH")]
+    pub html: Option<PathBuf>,
 }
 
 fn parse_format(s: &str) -> Result<InputFormat, String> {
@@ -53,8 +58,13 @@ fn parse_format(s: &str) -> Result<InputFormat, String> {
 /// Reads, verifies and prints the answer; returns the exit code (0 all supported, 2 otherwise).
 pub async fn run(args: &AnswerArgs, config: &Config) -> Result<u8, AppError> {
     let input = read_input(&args.input)?;
+    let limits = &config.pipeline.answer;
+    let over =
+        |err: OverLimit| AppError::usage(format!("{}: the answer {err}", describe(&args.input)));
+    limits.check_size(&input).map_err(over)?;
     let answer = citecheck_answer::parse(&input, args.input_format)
         .map_err(|err| AppError::usage(format!("{}: {err}", describe(&args.input))))?;
+    limits.check_statements(&answer).map_err(over)?;
     let engine = crate::engine::build_off_executor(&config.pipeline).await?;
     let stores = match config.store_paths() {
         Ok(paths) => tokio::task::spawn_blocking(move || Stores::open(&paths))
@@ -67,7 +77,6 @@ pub async fn run(args: &AnswerArgs, config: &Config) -> Result<u8, AppError> {
     };
     let verifier = stores
         .attach(engine.builder)
-        .map_fetcher(scoped_fetcher)
         .build()
         .map_err(ConfigError::from)?;
     let mut origin = Origin::new("answer");
@@ -79,6 +88,20 @@ pub async fn run(args: &AnswerArgs, config: &Config) -> Result<u8, AppError> {
             answer.unchecked.len()
         );
     }
+    if let Some(path) = &args.html {
+        let entry = crate::report::AnswerEntry {
+            id: args.id.clone(),
+            text: answer.text.clone(),
+            spans: answer.statements.iter().map(|s| s.bytes.clone()).collect(),
+            verdict: verdict.clone(),
+        };
+        crate::report::write_answer_page(&[entry], "citecheck answer", path)
+            .with_context(|| format!("writing the HTML page {}", path.display()))?;
+        if !config.quiet && path.as_os_str() != "-" {
+            eprintln!("answer page written to {}", path.display());
+        }
+    }
+    let html_on_stdout = args.html.as_ref().is_some_and(|p| p.as_os_str() == "-");
     let rendered = match args.format {
         Format::Json => {
             serde_json::to_string_pretty(&verdict).context("serialising the verdict")?
@@ -88,7 +111,9 @@ pub async fn run(args: &AnswerArgs, config: &Config) -> Result<u8, AppError> {
             render::text(&answer.text, &verdict, &spans)
         }
     };
-    print_stdout(&rendered)?;
+    if !html_on_stdout {
+        print_stdout(&rendered)?;
+    }
     if let Some(err) = crate::engine::account_error(engine.crawlbase.as_ref()) {
         return Err(err);
     }

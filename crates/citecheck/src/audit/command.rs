@@ -1,5 +1,6 @@
 //! `citecheck audit`: list and filter the audit index found where the configuration says
-//! (`--audit-db` / `CITECHECK_AUDIT_DB`, `[audit] path`, else the data directory).
+//! (`--audit-db` / `CITECHECK_AUDIT_DB`, `[audit] path`, else the data directory), or the
+//! PostgreSQL one with `--queue`: the same columns, filters and output from either.
 
 use std::io::Write;
 use std::time::SystemTime;
@@ -7,8 +8,8 @@ use std::time::SystemTime;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 
-use super::{parse_time_bound, AuditFilter, AuditIndex, AuditRow, AuditStore};
-use crate::config::{Config, ConfigError, QueueArg, StorePaths};
+use super::{parse_time_bound, AuditFilter, AuditIndex, AuditRow};
+use crate::config::{Config, ConfigError, QueueArg};
 use crate::error::AppError;
 
 /// `citecheck audit`: list and filter the audit index.
@@ -81,13 +82,6 @@ impl AuditArgs {
             ..AuditFilter::default()
         })
     }
-}
-
-/// Runs `citecheck audit`, writing the rows to `out`; returns how many were written.
-pub fn list(args: &AuditArgs, paths: &StorePaths, out: &mut dyn Write) -> Result<usize, AppError> {
-    let filter = args.filter(SystemTime::now())?;
-    let store = AuditStore::open_existing(&paths.audit_db)?;
-    Ok(write_rows(args.format, &store, &filter, out)?)
 }
 
 /// Writes the rows of `store` matching `filter` to `out` in `format`; returns how many.
@@ -167,13 +161,18 @@ pub fn clip(text: &str, width: usize) -> String {
     cut
 }
 
-/// `citecheck audit` over the SQLite index (the command line sends `--queue` to
-/// `queue::audit::list`).
-pub fn run(args: &AuditArgs, config: &Config) -> Result<u8, AppError> {
-    let stdout = std::io::stdout();
-    let paths = config.store_paths()?;
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    list(args, &paths, &mut out)?;
-    out.flush().context("writing to stdout")?;
+/// `citecheck audit`, over the SQLite index or (`--queue`) the PostgreSQL one.
+pub async fn run(args: &AuditArgs, config: &Config) -> Result<u8, AppError> {
+    let filter = args.filter(SystemTime::now())?;
+    let index = crate::audit_index::open(config, &args.queue).await?;
+    let format = args.format;
+    tokio::task::spawn_blocking(move || -> anyhow::Result<()> {
+        let stdout = std::io::stdout();
+        let mut out = std::io::BufWriter::new(stdout.lock());
+        write_rows(format, index.as_ref(), &filter, &mut out)?;
+        out.flush().context("writing to stdout")
+    })
+    .await
+    .context("the audit reader task failed")??;
     Ok(0)
 }

@@ -16,15 +16,21 @@ use anyhow::Context;
 use async_trait::async_trait;
 use citecheck_core::store::{LastSeen, StoreError, VerdictRecorder};
 use citecheck_core::{ClaimVerdict, Origin};
-use rusqlite::{params, Connection, OpenFlags};
+use rusqlite::{Connection, OpenFlags};
 use serde::{Deserialize, Serialize};
+
+use crate::config::ConfigError;
+use crate::error::AppError;
 
 pub mod command;
 mod drift;
 mod query;
+pub mod receipt;
 pub mod schema;
+mod write;
 
 pub use query::{parse_time_bound, AuditFilter, Dialect, COLUMN_NAMES};
+pub use write::Reserved;
 
 /// Where a verdict came from; stored with each of its rows (the core's [`Origin`]).
 pub type RunInfo = Origin;
@@ -107,38 +113,64 @@ impl AuditStore {
     }
 
     /// Opens an existing index read-only (for `audit`, `report`, `replay`); never creates one.
-    pub fn open_existing(path: impl AsRef<Path>) -> anyhow::Result<AuditStore> {
+    /// An index written by an older citecheck is migrated first; one written by a newer
+    /// citecheck is a configuration error (exit 3).
+    pub fn open_existing(path: impl AsRef<Path>) -> Result<AuditStore, AppError> {
         let path = path.as_ref().to_path_buf();
         if !path.exists() {
-            anyhow::bail!(
+            return Err(anyhow::anyhow!(
                 "no audit index at {} (nothing verified yet, or another --audit-db)",
                 path.display()
-            );
+            )
+            .into());
         }
         let conn = Connection::open_with_flags(
             &path,
             OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )
         .with_context(|| format!("opening the audit index {}", path.display()))?;
-        conn.busy_timeout(Duration::from_secs(10))?;
+        conn.busy_timeout(Duration::from_secs(10))
+            .context("setting the audit index's busy timeout")?;
         let version: i64 = conn
             .pragma_query_value(None, "user_version", |row| row.get(0))
             .with_context(|| format!("{} is not a citecheck audit index", path.display()))?;
         // Version 0 is what SQLite reports for an empty file or any database citecheck did
         // not create: not an old index, so not a version mismatch.
         if version == 0 {
-            anyhow::bail!(
+            return Err(anyhow::anyhow!(
                 "{} is not a citecheck audit index (an empty file or another SQLite database); \
                  citecheck creates its index when it first verifies (see --audit-db)",
                 path.display()
-            );
+            )
+            .into());
         }
-        if version != schema::MIGRATIONS.len() as i64 {
-            anyhow::bail!(
-                "the audit index {} has schema version {version}, this citecheck reads {}",
-                path.display(),
-                schema::MIGRATIONS.len()
-            );
+        let known = schema::MIGRATIONS.len();
+        if version > known as i64 {
+            // Exit 3 like the PostgreSQL index's: what to change is which citecheck (or which
+            // index) is used, not something on this machine that broke.
+            return Err(ConfigError::Unavailable {
+                what: "the audit index",
+                source: Box::new(schema::TooNew {
+                    path: path.clone(),
+                    found: version,
+                    known,
+                }),
+            }
+            .into());
+        }
+        if version < known as i64 {
+            // An index left by an older citecheck: bring it up to date (migrations only add
+            // columns, tables and indexes, and each runs in its own transaction), then read it.
+            // Reading must not require running a writing command first after an upgrade.
+            drop(conn);
+            AuditStore::open(&path).with_context(|| {
+                format!(
+                    "the audit index {} has schema version {version}, older than this \
+                     citecheck's {known}, and could not be upgraded (is it writable?)",
+                    path.display()
+                )
+            })?;
+            return AuditStore::open_existing(path);
         }
         Ok(AuditStore {
             conn: Arc::new(Mutex::new(conn)),
@@ -159,72 +191,6 @@ impl AuditStore {
         tokio::task::spawn_blocking(move || store.record_blocking(&verdict, &run))
             .await
             .context("the audit writer task failed")?
-    }
-
-    /// [`AuditStore::record`] for synchronous callers.
-    pub fn record_blocking(
-        &self,
-        verdict: &ClaimVerdict,
-        run: &RunInfo,
-    ) -> anyhow::Result<Vec<i64>> {
-        let recorded_at = now_rfc3339();
-        let mut conn = self.lock();
-        let tx = conn.transaction()?;
-        let mut ids = Vec::with_capacity(verdict.citations.len());
-        {
-            let mut insert = tx.prepare_cached(
-                "INSERT INTO citations (recorded_at, source, run_id, claim_id, claim, overall,
-                    url, final_url, label, reason, confidence, evidence_quote, original_status,
-                    rid, fetcher, judge_provider, judge_model, prompt_version, content_sha256,
-                    fetched_at, detail, input_tokens, output_tokens, crawl_cost, evidence_url,
-                    evidence_start, evidence_end, archive)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
-                    ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)",
-            )?;
-            for c in &verdict.citations {
-                let meta = c.meta.clone().unwrap_or_default();
-                let judge = meta.judge.as_ref();
-                let usage = meta.usage;
-                insert.execute(params![
-                    recorded_at,
-                    run.source,
-                    run.run_id,
-                    run.claim_id,
-                    verdict.claim,
-                    verdict.overall.as_str(),
-                    c.url,
-                    c.final_url,
-                    c.label.as_str(),
-                    c.reason.as_ref().map(|r| r.as_string()),
-                    c.confidence,
-                    c.evidence_quote,
-                    c.original_status,
-                    c.rid.clone().unwrap_or_default(),
-                    meta.fetcher,
-                    judge.map(|j| j.provider.as_str()),
-                    judge.map(|j| j.model.as_str()),
-                    judge.map(|j| j.prompt_version.as_str()),
-                    meta.content_sha256,
-                    meta.fetched_at,
-                    c.detail,
-                    usage.map(|u| u.input_tokens as i64),
-                    usage.map(|u| u.output_tokens as i64),
-                    meta.crawl_cost
-                        .as_ref()
-                        .and_then(|cost| serde_json::to_string(cost).ok()),
-                    c.follow_up.evidence_url,
-                    c.follow_up.evidence_offsets.map(|o| o.start as i64),
-                    c.follow_up.evidence_offsets.map(|o| o.end as i64),
-                    c.follow_up
-                        .archive
-                        .as_ref()
-                        .and_then(|archive| serde_json::to_string(archive).ok()),
-                ])?;
-                ids.push(tx.last_insert_rowid());
-            }
-        }
-        tx.commit().context("committing audit rows")?;
-        Ok(ids)
     }
 
     /// The rows matching `filter`, newest first (or oldest first with `filter.oldest_first`).
@@ -258,20 +224,6 @@ impl AuditStore {
         Ok(())
     }
 
-    /// One row by id.
-    pub fn get(&self, id: i64) -> anyhow::Result<Option<AuditRow>> {
-        let filter = AuditFilter {
-            id: Some(id),
-            ..AuditFilter::default()
-        };
-        let mut found = None;
-        self.scan(&filter, |row| {
-            found = Some(row);
-            Ok(())
-        })?;
-        Ok(found)
-    }
-
     fn lock(&self) -> std::sync::MutexGuard<'_, Connection> {
         // A panic while holding the lock leaves the connection usable (SQLite rolls back the
         // open transaction when it is dropped), so a poisoned mutex is recovered, not fatal.
@@ -281,15 +233,38 @@ impl AuditStore {
     }
 }
 
-/// An audit index the `audit` command can list: the SQLite one, or rows already read from the
-/// PostgreSQL one (`--queue`).
-pub trait AuditIndex {
-    /// Gives each row matching `filter` to `each`, in the filter's order.
+/// An audit index as the reading commands (`audit`, `replay --audit-id`, `report`) see it: the
+/// SQLite one ([`AuditStore`]) or the PostgreSQL one that `citecheck worker` writes
+/// (`queue::audit::PgAuditIndex`). Both answer the same [`AuditFilter`] with the same
+/// [`AuditRow`]s, so every reading command has one code path whatever the store.
+///
+/// The calls block (SQLite is synchronous; the PostgreSQL index waits on its runtime): from
+/// async code, call them inside `spawn_blocking`.
+pub trait AuditIndex: Send + Sync {
+    /// Gives each row matching `filter` to `each`, in the filter's order, without holding them
+    /// all.
     fn scan_rows(
         &self,
         filter: &AuditFilter,
         each: &mut dyn FnMut(AuditRow) -> anyhow::Result<()>,
     ) -> anyhow::Result<()>;
+
+    /// Where the index is, as shown to people (a path, or a server without its password).
+    fn describe(&self) -> String;
+
+    /// One row by id.
+    fn row(&self, id: i64) -> anyhow::Result<Option<AuditRow>> {
+        let filter = AuditFilter {
+            id: Some(id),
+            ..AuditFilter::default()
+        };
+        let mut found = None;
+        self.scan_rows(&filter, &mut |row| {
+            found = Some(row);
+            Ok(())
+        })?;
+        Ok(found)
+    }
 }
 
 impl AuditIndex for AuditStore {
@@ -300,16 +275,9 @@ impl AuditIndex for AuditStore {
     ) -> anyhow::Result<()> {
         self.scan(filter, each)
     }
-}
 
-/// Rows already selected by the filter they were read with.
-impl AuditIndex for Vec<AuditRow> {
-    fn scan_rows(
-        &self,
-        _filter: &AuditFilter,
-        each: &mut dyn FnMut(AuditRow) -> anyhow::Result<()>,
-    ) -> anyhow::Result<()> {
-        self.iter().cloned().try_for_each(each)
+    fn describe(&self) -> String {
+        format!("audit index {}", self.path.display())
     }
 }
 
@@ -317,7 +285,8 @@ impl AuditIndex for Vec<AuditRow> {
 #[async_trait]
 impl VerdictRecorder for AuditStore {
     async fn record(&self, verdict: &ClaimVerdict, origin: &Origin) -> Result<(), StoreError> {
-        AuditStore::record(self, verdict, origin).await?;
+        let ids = AuditStore::record(self, verdict, origin).await?;
+        receipt::deliver(&ids);
         Ok(())
     }
 

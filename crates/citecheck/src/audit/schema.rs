@@ -50,7 +50,26 @@ pub const MIGRATIONS: &[&str] = &[
     ALTER TABLE citations ADD COLUMN evidence_end INTEGER;
     ALTER TABLE citations ADD COLUMN archive TEXT;
     CREATE INDEX citations_url ON citations (url, recorded_at);",
+    // 4: the next row id to hand out. The HTTP service answers with a verdict's row ids before
+    // the rows are written (its writer batches them later); every writer takes ids from here in
+    // its transaction, so an id handed out but not yet written is never taken by another writer
+    // or process.
+    "CREATE TABLE id_reservations (next_id INTEGER NOT NULL);
+    INSERT INTO id_reservations (next_id) SELECT COALESCE(MAX(id), 0) + 1 FROM citations;",
 ];
+
+/// An index written by a newer citecheck: refused rather than misread.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "the audit index {} has schema version {found}, newer than this citecheck knows ({known}); \
+     use a newer citecheck or another --audit-db",
+    path.display()
+)]
+pub struct TooNew {
+    pub path: std::path::PathBuf,
+    pub found: i64,
+    pub known: usize,
+}
 
 /// Brings `conn` up to the latest schema.
 pub fn migrate(conn: &mut Connection) -> anyhow::Result<()> {

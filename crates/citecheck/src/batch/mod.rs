@@ -9,6 +9,7 @@
 use std::path::PathBuf;
 use std::time::SystemTime;
 
+use anyhow::Context as _;
 use citecheck_core::verifier::{DEFAULT_CACHE_PAGES, DEFAULT_PER_HOST};
 use clap::Args;
 
@@ -154,6 +155,30 @@ impl BatchArgs {
     }
 }
 
+/// The figures of the answers whose statements are in `results`, and their report at `html`.
+async fn answers_report(
+    answers: &std::path::Path,
+    results: &std::path::Path,
+    html: Option<&std::path::Path>,
+) -> Result<crate::results::summary::AnswerFigures, AppError> {
+    let (answers, results, html) = (
+        answers.to_path_buf(),
+        results.to_path_buf(),
+        html.map(std::path::Path::to_path_buf),
+    );
+    let figures = tokio::task::spawn_blocking(move || -> anyhow::Result<_> {
+        let (entries, figures) = answers::entries(&answers, &results, html.is_some())?;
+        if let Some(html) = &html {
+            crate::report::write_answers_report(&results, &entries, &figures, html)
+                .with_context(|| format!("writing the HTML report {}", html.display()))?;
+        }
+        Ok(figures)
+    })
+    .await
+    .map_err(anyhow::Error::from)??;
+    Ok(figures)
+}
+
 /// A run id that sorts by start time: `batch-20250301T120000Z-4711`.
 fn new_run_id() -> String {
     let stamp = crate::audit::format_time(SystemTime::now()).replace([':', '-'], "");
@@ -179,7 +204,24 @@ pub async fn run(args: &BatchArgs, config: &Config) -> Result<u8, AppError> {
             ))
         }
     };
-    let job = args.job(input, &config.batch, config.quiet)?;
+    let mut job = args.job(input, &config.batch, config.quiet)?;
+    // With answers, the results are read back at the end to put each answer together again
+    // (its figures and, for --html, the answers report written here rather than by the loop):
+    // without --jsonl they go to a file of their own.
+    let mut scratch = None;
+    let answers_html = match &args.answers {
+        Some(_) => job.html.take(),
+        None => None,
+    };
+    if args.answers.is_some()
+        && job.jsonl.is_none()
+        && !job.retry_failed
+        && !(job.resume && job.csv.is_none())
+    {
+        let dir = tempfile::tempdir().map_err(anyhow::Error::from)?;
+        job.jsonl = Some(dir.path().join("results.jsonl"));
+        scratch = Some(dir);
+    }
     let engine = crate::engine::build_off_executor(&config.pipeline).await?;
     let stores = match config.store_paths() {
         Ok(paths) => Stores::open_off_executor(&paths).await,
@@ -196,12 +238,16 @@ pub async fn run(args: &BatchArgs, config: &Config) -> Result<u8, AppError> {
     };
     let mut summary = execute(&job, stores.attach(engine.builder), interrupt).await?;
     summary.crawl = engine.crawlbase.as_ref().map(|fetcher| fetcher.usage());
+    if let (Some(answers), Some(results)) = (&args.answers, &job.jsonl) {
+        summary.answers = Some(answers_report(answers, results, answers_html.as_deref()).await?);
+    }
+    drop(scratch);
     let rendered = match args.format {
         Format::Text => summary.render(),
         Format::Json => serde_json::to_string_pretty(&summary).map_err(anyhow::Error::from)? + "\n",
     };
     print!("{rendered}");
-    if let (Some(html), false) = (&job.html, config.quiet) {
+    if let (Some(html), false) = (answers_html.as_ref().or(job.html.as_ref()), config.quiet) {
         eprintln!("report written to {}", html.display());
     }
     // Everything finished is written; an account problem still fails the run loudly.

@@ -200,6 +200,24 @@ pub struct GlobalArgs {
     #[arg(long, global = true, env = "CITECHECK_ARCHIVE_URL", value_name = "URL")]
     pub archive_url: Option<String>,
 
+    /// The largest whole answer accepted (`answer`, `POST /verify-answer`), in characters.
+    #[arg(
+        long,
+        global = true,
+        env = "CITECHECK_MAX_ANSWER_CHARS",
+        value_name = "N"
+    )]
+    pub max_answer_chars: Option<usize>,
+
+    /// The most cited statements one answer may hold (`answer`, `POST /verify-answer`).
+    #[arg(
+        long,
+        global = true,
+        env = "CITECHECK_MAX_ANSWER_STATEMENTS",
+        value_name = "N"
+    )]
+    pub max_answer_statements: Option<usize>,
+
     /// More detail on stderr (-v: progress, -vv: debug); also adds token usage to text output.
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,

@@ -28,6 +28,20 @@ pub struct FileConfig {
     pub audit: AuditSection,
     #[serde(default)]
     pub archive: ArchiveSection,
+    #[serde(default)]
+    pub queue: QueueSection,
+    #[serde(default)]
+    pub answer: AnswerSection,
+}
+
+/// `[answer]`: bounds on one whole answer, for `citecheck answer` and `POST /verify-answer`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnswerSection {
+    /// The largest answer, in characters.
+    pub max_chars: Option<usize>,
+    /// The most cited statements in one answer.
+    pub max_statements: Option<usize>,
 }
 
 /// `[archive]`: asking the Internet Archive about dead links.
@@ -103,6 +117,25 @@ pub struct BatchSection {
     pub concurrency: Option<usize>,
     pub per_host: Option<usize>,
     pub cache_pages: Option<usize>,
+}
+
+/// `[queue]`: the PostgreSQL queue and `citecheck worker`'s settings (merged with the worker's
+/// flags in `queue::worker`; the url with `--queue` in `Config::queue_url`).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QueueSection {
+    /// The connection string, without a password (refused here: use CITECHECK_QUEUE_URL).
+    pub url: Option<String>,
+    /// Claims one worker verifies at once.
+    pub concurrency: Option<usize>,
+    /// Fetches in flight per host across all workers.
+    pub per_host: Option<usize>,
+    /// Fetched pages a worker keeps in memory.
+    pub cache_pages: Option<usize>,
+    /// Seconds a taken claim stays its worker's without a renewal.
+    pub lease_secs: Option<f64>,
+    /// Seconds an idle worker waits before looking for claims again.
+    pub poll_secs: Option<f64>,
 }
 
 /// `[audit]`: where verdicts and pages are kept.

@@ -17,15 +17,17 @@ use citecheck_core::verifier::BuildError;
 mod args;
 mod file;
 mod pipeline;
+mod queue;
 
 pub use args::{GlobalArgs, StoreArgs};
 pub use file::{
     load as load_file, ArchiveSection, AuditSection, BatchSection, FetchSection, FileConfig,
-    JudgeSection, PipelineSection, ServerSection,
+    JudgeSection, PipelineSection, QueueSection, ServerSection,
 };
 pub use pipeline::{
     ArchiveSettings, CrawlbaseEnv, FetcherKind, JudgeProvider, RankerKind, Settings,
 };
+pub use queue::QueueArg;
 
 /// A configuration or usage problem: the process exits with code 3.
 #[derive(Debug, thiserror::Error)]
@@ -109,6 +111,9 @@ pub struct Config {
     pub server: ServerSection,
     /// `[batch]` as read; `citecheck batch` merges its flags over it.
     pub batch: BatchSection,
+    /// `[queue]` as read (its url holds no password); `citecheck worker` merges its flags over
+    /// it, and [`Config::require_queue_url`] puts `--queue` over its url.
+    pub queue: QueueSection,
     /// `-v` count.
     pub verbose: u8,
     pub quiet: bool,
@@ -128,15 +133,37 @@ impl Config {
 
     /// [`Config::load`] with the file already parsed.
     pub fn from_file(args: &GlobalArgs, file: FileConfig) -> Result<Config, ConfigError> {
+        queue::check_file_url(&file.queue, args.config.as_deref())?;
         let pipeline = Settings::merge(args, &file)?;
         Ok(Config {
             pipeline,
             server: file.server,
             batch: file.batch,
+            queue: file.queue,
             verbose: args.verbose,
             quiet: args.quiet,
             store_args: args.store.clone(),
             audit: file.audit,
+        })
+    }
+
+    /// The connection string of a command that always needs the queue (`worker`, `batch
+    /// status|export`): `--queue` / `CITECHECK_QUEUE_URL` (in `arg`), else `[queue] url`; a
+    /// usage error naming `command` when neither names one.
+    ///
+    /// Commands that run locally unless told otherwise (`batch INPUT`, `audit`, `replay`,
+    /// `report`) look at `arg` only: a shared config file never turns a local run into a
+    /// queued one.
+    pub fn require_queue_url<'a>(
+        &'a self,
+        arg: &'a QueueArg,
+        command: &str,
+    ) -> Result<&'a str, ConfigError> {
+        queue::url(arg, &self.queue).ok_or_else(|| {
+            ConfigError::Invalid(format!(
+                "{command} needs the queue: --queue postgres://..., CITECHECK_QUEUE_URL or \
+                 [queue] url in the config file"
+            ))
         })
     }
 
@@ -227,29 +254,5 @@ pub fn seconds(name: &str, value: Option<f64>, default: Duration) -> Result<Dura
             name: name.to_string(),
             value: secs,
         }),
-    }
-}
-
-/// The PostgreSQL queue's connection string, shared by the commands that take `--queue`.
-#[derive(Debug, Clone, Default, clap::Args)]
-pub struct QueueArg {
-    /// The queue: a PostgreSQL connection string (postgres://user:password@host/db).
-    #[arg(
-        long,
-        env = "CITECHECK_QUEUE_URL",
-        hide_env_values = true,
-        value_name = "URL"
-    )]
-    pub queue: Option<String>,
-}
-
-impl QueueArg {
-    /// The connection string, or a usage error naming `command`.
-    pub fn require(&self, command: &str) -> Result<&str, ConfigError> {
-        self.queue.as_deref().ok_or_else(|| {
-            ConfigError::Invalid(format!(
-                "{command} needs the queue: --queue postgres://... or CITECHECK_QUEUE_URL"
-            ))
-        })
     }
 }

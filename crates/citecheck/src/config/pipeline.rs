@@ -18,6 +18,7 @@ use citecheck_core::verifier::{
 };
 
 use super::{at_least_one, seconds, ConfigError, FileConfig, GlobalArgs};
+use crate::answer::{AnswerLimits, DEFAULT_MAX_ANSWER_CHARS, DEFAULT_MAX_STATEMENTS};
 
 /// Which fetch backend to use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -117,6 +118,8 @@ pub struct Settings {
     pub crawlbase: CrawlbaseEnv,
     /// Asking the web archive about dead links (`None`: off).
     pub archive: Option<ArchiveSettings>,
+    /// Bounds on one whole answer (`citecheck answer`, `POST /verify-answer`).
+    pub answer: AnswerLimits,
 }
 
 /// How dead links are looked up.
@@ -310,6 +313,19 @@ impl Settings {
                 .clone()
                 .or_else(|| file.pipeline.model_dir.clone()),
             embed_threads: args.embed_threads,
+            answer: AnswerLimits {
+                max_chars: at_least_one(
+                    "max answer chars (--max-answer-chars / CITECHECK_MAX_ANSWER_CHARS)",
+                    args.max_answer_chars.or(file.answer.max_chars),
+                    DEFAULT_MAX_ANSWER_CHARS,
+                )?,
+                max_statements: at_least_one(
+                    "max answer statements (--max-answer-statements / \
+                     CITECHECK_MAX_ANSWER_STATEMENTS)",
+                    args.max_answer_statements.or(file.answer.max_statements),
+                    DEFAULT_MAX_STATEMENTS,
+                )?,
+            },
             verify,
             judge,
             judge_model,
@@ -441,6 +457,7 @@ mod tests {
         assert_eq!(from_file.fetch.user_agent, defaults.fetch.user_agent);
         assert_eq!(from_file.fetch.guard.enabled, defaults.fetch.guard.enabled);
         assert_eq!(from_file.fetch.pdf, defaults.fetch.pdf);
+        assert_eq!(from_file.answer, defaults.answer);
         assert_eq!(
             from_file.embedding_cache_max_bytes,
             defaults.embedding_cache_max_bytes

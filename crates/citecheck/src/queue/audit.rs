@@ -1,17 +1,18 @@
 //! The audit index's rows in PostgreSQL: the same columns as the SQLite index
 //! (`audit::schema`), written inside the transaction that marks a claim done, so a claim's rows
-//! exist exactly when its result does; and read back with the same filters as the SQLite index.
+//! exist exactly when its result does; and read back, as an [`AuditIndex`], with the same
+//! filters and the same query as the SQLite index, so `audit`, `replay --audit-id` and `report`
+//! run one code path over either store.
 
+use anyhow::Context;
 use citecheck_core::{ClaimVerdict, Origin};
+use futures::TryStreamExt;
 use rusqlite::types::Value;
 use tokio_postgres::types::ToSql;
 use tokio_postgres::{Row, Transaction};
 
-use super::Queue;
-use crate::audit::command::{write_rows, AuditArgs};
-use crate::audit::{AuditFilter, AuditRow, Dialect};
-use crate::config::ConfigError;
-use crate::error::AppError;
+use super::{Queue, QueueError, QueueUrl};
+use crate::audit::{AuditFilter, AuditIndex, AuditRow, Dialect};
 
 const INSERT: &str =
     "INSERT INTO citecheck_citations (recorded_at, source, run_id, claim_id, claim,
@@ -91,10 +92,65 @@ pub async fn insert_rows(
     Ok(())
 }
 
-/// The rows matching `filter`, read with the same query the SQLite index runs.
-pub async fn query(queue: &Queue, filter: &AuditFilter) -> anyhow::Result<Vec<AuditRow>> {
-    let (sql, values) = filter.to_sql_in(Dialect::Postgres);
-    let params: Vec<Box<dyn ToSql + Sync + Send>> = values
+/// The PostgreSQL audit index, read through [`AuditIndex`]: blocking calls that wait on the
+/// runtime the index was opened on (so, like the SQLite index's, they belong on a blocking
+/// thread, never on a runtime worker).
+pub struct PgAuditIndex {
+    queue: Queue,
+    runtime: tokio::runtime::Handle,
+}
+
+impl PgAuditIndex {
+    /// Connects to the queue at `url` (migrating its schema as every queue command does; a
+    /// schema newer than this citecheck is refused). Must be called on a tokio runtime, which
+    /// the reads then use.
+    pub async fn open(url: &QueueUrl) -> Result<PgAuditIndex, QueueError> {
+        Ok(PgAuditIndex {
+            queue: Queue::open(url).await?,
+            runtime: tokio::runtime::Handle::current(),
+        })
+    }
+}
+
+impl AuditIndex for PgAuditIndex {
+    fn scan_rows(
+        &self,
+        filter: &AuditFilter,
+        each: &mut dyn FnMut(AuditRow) -> anyhow::Result<()>,
+    ) -> anyhow::Result<()> {
+        let (sql, values) = filter.to_sql_in(Dialect::Postgres);
+        let params = pg_params(values)?;
+        let client = self.queue.client();
+        self.runtime.block_on(async {
+            // Rows arrive as the server sends them: a report's passes over a large batch do
+            // not hold the batch in memory.
+            let rows = client
+                .query_raw(
+                    sql.as_str(),
+                    params.iter().map(|p| p.as_ref() as &dyn ToSql),
+                )
+                .await
+                .context("reading the PostgreSQL audit index")?;
+            let mut rows = std::pin::pin!(rows);
+            while let Some(row) = rows
+                .try_next()
+                .await
+                .context("reading the PostgreSQL audit index")?
+            {
+                each(row_from_pg(&row)?)?;
+            }
+            Ok(())
+        })
+    }
+
+    fn describe(&self) -> String {
+        format!("audit index {}", self.queue.url().target())
+    }
+}
+
+/// An audit filter's values as PostgreSQL parameters.
+fn pg_params(values: Vec<Value>) -> anyhow::Result<Vec<Box<dyn ToSql + Sync + Send>>> {
+    values
         .into_iter()
         .map(|value| -> anyhow::Result<Box<dyn ToSql + Sync + Send>> {
             match value {
@@ -103,13 +159,7 @@ pub async fn query(queue: &Queue, filter: &AuditFilter) -> anyhow::Result<Vec<Au
                 other => anyhow::bail!("an audit filter value of an unexpected type: {other:?}"),
             }
         })
-        .collect::<anyhow::Result<_>>()?;
-    let refs: Vec<&(dyn ToSql + Sync)> = params
-        .iter()
-        .map(|p| p.as_ref() as &(dyn ToSql + Sync))
-        .collect();
-    let rows = queue.client().query(sql.as_str(), &refs).await?;
-    rows.iter().map(row_from_pg).collect()
+        .collect()
 }
 
 fn row_from_pg(row: &Row) -> anyhow::Result<AuditRow> {
@@ -150,18 +200,4 @@ fn row_from_pg(row: &Row) -> anyhow::Result<AuditRow> {
         evidence_end: tokens(27)?,
         archive: row.try_get(28)?,
     })
-}
-
-/// `citecheck audit --queue URL`: the same listing as over the SQLite index.
-pub async fn list(args: &AuditArgs) -> Result<u8, AppError> {
-    use std::io::Write;
-    let url = super::url_from(&args.queue, "audit --queue")?;
-    let queue = Queue::open(&url).await.map_err(ConfigError::from)?;
-    let filter = args.filter(std::time::SystemTime::now())?;
-    let rows = query(&queue, &filter).await?;
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    write_rows(args.format, &rows, &filter, &mut out)?;
-    out.flush().map_err(anyhow::Error::from)?;
-    Ok(0)
 }

@@ -7,8 +7,7 @@ use anyhow::Context;
 use super::{ClaimCounts, Queue};
 use crate::batch::output::{Mode, Outputs};
 use crate::batch::remote::{BatchAction, ExportArgs, StatusArgs};
-use crate::config::ConfigError;
-use crate::config::QueueArg;
+use crate::config::{Config, ConfigError, QueueArg};
 use crate::error::AppError;
 use crate::output::Format;
 use crate::results::{BatchResult, Summary};
@@ -21,15 +20,20 @@ struct Status {
     summary: Summary,
 }
 
-pub async fn run(action: &BatchAction) -> Result<u8, AppError> {
+pub async fn run(action: &BatchAction, config: &Config) -> Result<u8, AppError> {
     match action {
-        BatchAction::Status(args) => status(args).await,
-        BatchAction::Export(args) => export(args).await,
+        BatchAction::Status(args) => status(args, config).await,
+        BatchAction::Export(args) => export(args, config).await,
     }
 }
 
-async fn open(arg: &QueueArg, command: &str, batch: &str) -> Result<Queue, AppError> {
-    let url = super::url_from(arg, command)?;
+async fn open(
+    config: &Config,
+    arg: &QueueArg,
+    command: &str,
+    batch: &str,
+) -> Result<Queue, AppError> {
+    let url = super::url_from(config, arg, command)?;
     let queue = Queue::open(&url).await.map_err(ConfigError::from)?;
     if !queue.has_batch(batch).await.context("reading the queue")? {
         return Err(AppError::usage(format!(
@@ -51,8 +55,8 @@ fn summarise(results: &[BatchResult]) -> Summary {
     summary
 }
 
-async fn status(args: &StatusArgs) -> Result<u8, AppError> {
-    let queue = open(&args.queue, "batch status", &args.batch).await?;
+async fn status(args: &StatusArgs, config: &Config) -> Result<u8, AppError> {
+    let queue = open(config, &args.queue, "batch status", &args.batch).await?;
     let claims = queue
         .counts(Some(&args.batch))
         .await
@@ -83,13 +87,13 @@ async fn status(args: &StatusArgs) -> Result<u8, AppError> {
     Ok(0)
 }
 
-async fn export(args: &ExportArgs) -> Result<u8, AppError> {
+async fn export(args: &ExportArgs, config: &Config) -> Result<u8, AppError> {
     if args.out.is_none() && args.jsonl.is_none() && args.html.is_none() {
         return Err(AppError::usage(
             "batch export needs at least one of --out, --jsonl, --html",
         ));
     }
-    let queue = open(&args.queue, "batch export", &args.batch).await?;
+    let queue = open(config, &args.queue, "batch export", &args.batch).await?;
     let results = queue
         .results(&args.batch)
         .await

@@ -9,14 +9,15 @@ use anyhow::Context;
 use super::{Queue, QueueUrl};
 use crate::batch::input::{parse_line, IdSet, InputRecord};
 use crate::batch::BatchArgs;
+use crate::config::Config;
 use crate::error::AppError;
 
 /// Claims sent per transaction.
 const CHUNK: usize = 1000;
 
 /// `citecheck batch INPUT --queue URL`.
-pub async fn command(args: &BatchArgs) -> Result<u8, AppError> {
-    let url = super::url_from(&args.queue, "batch --queue")?;
+pub async fn command(args: &BatchArgs, config: &Config) -> Result<u8, AppError> {
+    let url = super::url_from(config, &args.queue, "batch --queue")?;
     let input = args
         .input
         .as_deref()

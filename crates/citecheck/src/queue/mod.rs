@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use tokio_postgres::{Client, NoTls};
 
-use crate::config::{ConfigError, QueueArg};
+use crate::config::{Config, ConfigError, QueueArg};
 
 pub mod audit;
 pub mod command;
@@ -150,7 +150,8 @@ impl From<QueueError> for ConfigError {
     }
 }
 
-/// The queue `arg` names, parsed; a usage error (exit 3) when missing or malformed.
-pub fn url_from(arg: &QueueArg, command: &str) -> Result<QueueUrl, ConfigError> {
-    Ok(QueueUrl::parse(arg.require(command)?)?)
+/// The queue `arg` (else the config file) names, parsed; a usage error (exit 3) when missing
+/// or malformed.
+pub fn url_from(config: &Config, arg: &QueueArg, command: &str) -> Result<QueueUrl, ConfigError> {
+    Ok(QueueUrl::parse(config.require_queue_url(arg, command)?)?)
 }

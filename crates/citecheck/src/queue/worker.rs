@@ -18,7 +18,9 @@ use clap::Args;
 use super::hosts::{GlobalHostLimit, HostSlots};
 use super::{Lease, Queue};
 use crate::batch::DEFAULT_CONCURRENCY;
-use crate::config::{at_least_one, seconds, Config, ConfigError, QueueArg};
+use crate::config::{
+    at_least_one, seconds, BatchSection, Config, ConfigError, QueueArg, QueueSection,
+};
 use crate::error::{AppError, EXIT_INTERRUPTED};
 use crate::results::BatchResult;
 
@@ -52,14 +54,65 @@ pub struct WorkerArgs {
     #[arg(long, env = "CITECHECK_LEASE_SECS", value_name = "SECONDS")]
     pub lease: Option<f64>,
 
+    /// Seconds an idle worker waits before looking for claims again.
+    #[arg(long, env = "CITECHECK_POLL_SECS", value_name = "SECONDS")]
+    pub poll: Option<f64>,
+
     /// Exit once no claim is left to do (none waiting, none held by another worker) instead of
     /// waiting for more.
     #[arg(long)]
     pub until_empty: bool,
 }
 
-/// How often an idle worker looks for new claims.
-const IDLE_POLL: Duration = Duration::from_millis(250);
+/// How often an idle worker looks for new claims by default.
+pub const DEFAULT_POLL: Duration = Duration::from_millis(250);
+
+/// A worker's tuning, resolved: flags (and their variables) over `[queue]`, then `[batch]` for
+/// the settings a local batch shares (concurrency, per-host limit, page cache), then defaults.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WorkerSettings {
+    pub concurrency: usize,
+    pub per_host: usize,
+    pub cache_pages: usize,
+    pub lease: Duration,
+    pub poll: Duration,
+}
+
+impl WorkerSettings {
+    pub fn merge(
+        args: &WorkerArgs,
+        queue: &QueueSection,
+        batch: &BatchSection,
+    ) -> Result<WorkerSettings, ConfigError> {
+        Ok(WorkerSettings {
+            concurrency: at_least_one(
+                "worker concurrency (--concurrency / BATCH_CONCURRENCY / [queue] concurrency)",
+                args.concurrency.or(queue.concurrency).or(batch.concurrency),
+                DEFAULT_CONCURRENCY,
+            )?,
+            per_host: at_least_one(
+                "per-host limit (--per-host / BATCH_PER_HOST / [queue] per_host)",
+                args.per_host.or(queue.per_host).or(batch.per_host),
+                DEFAULT_PER_HOST,
+            )?,
+            cache_pages: at_least_one(
+                "page cache (--cache-pages / BATCH_CACHE_PAGES / [queue] cache_pages)",
+                args.cache_pages.or(queue.cache_pages).or(batch.cache_pages),
+                DEFAULT_CACHE_PAGES,
+            )?,
+            lease: seconds(
+                "lease (--lease / CITECHECK_LEASE_SECS / [queue] lease_secs)",
+                args.lease.or(queue.lease_secs),
+                DEFAULT_LEASE,
+            )?,
+            poll: seconds(
+                "poll interval (--poll / CITECHECK_POLL_SECS / [queue] poll_secs)",
+                args.poll.or(queue.poll_secs),
+                DEFAULT_POLL,
+            )?,
+        })
+    }
+}
 
 /// Everything the loop needs.
 struct Worker {
@@ -67,30 +120,21 @@ struct Worker {
     verifier: Arc<Verifier>,
     owner: String,
     lease: Duration,
+    poll: Duration,
     batch: Option<String>,
     concurrency: usize,
     until_empty: bool,
 }
 
 pub async fn run(args: &WorkerArgs, config: &Config) -> Result<u8, AppError> {
-    let url = super::url_from(&args.queue, "citecheck worker")?;
-    let file = &config.batch;
-    let concurrency = at_least_one(
-        "worker concurrency (BATCH_CONCURRENCY)",
-        args.concurrency.or(file.concurrency),
-        DEFAULT_CONCURRENCY,
-    )?;
-    let per_host = at_least_one(
-        "per-host limit (BATCH_PER_HOST)",
-        args.per_host.or(file.per_host),
-        DEFAULT_PER_HOST,
-    )?;
-    let cache_pages = at_least_one(
-        "page cache (BATCH_CACHE_PAGES)",
-        args.cache_pages.or(file.cache_pages),
-        DEFAULT_CACHE_PAGES,
-    )?;
-    let lease = seconds("lease (CITECHECK_LEASE_SECS)", args.lease, DEFAULT_LEASE)?;
+    let url = super::url_from(config, &args.queue, "citecheck worker")?;
+    let WorkerSettings {
+        concurrency,
+        per_host,
+        cache_pages,
+        lease,
+        poll,
+    } = WorkerSettings::merge(args, &config.queue, &config.batch)?;
 
     let queue = Arc::new(Queue::open(&url).await.map_err(ConfigError::from)?);
     let slots = HostSlots::new(url.connect().await.map_err(ConfigError::from)?, per_host);
@@ -113,7 +157,8 @@ pub async fn run(args: &WorkerArgs, config: &Config) -> Result<u8, AppError> {
         &uuid::Uuid::new_v4().simple().to_string()[..8]
     );
     tracing::info!(
-        "worker {owner} on {} (concurrency {concurrency}, per-host {per_host}, lease {lease:?})",
+        "worker {owner} on {} (concurrency {concurrency}, per-host {per_host}, lease {lease:?}, \
+         poll {poll:?})",
         url.target()
     );
     let worker = Worker {
@@ -121,6 +166,7 @@ pub async fn run(args: &WorkerArgs, config: &Config) -> Result<u8, AppError> {
         verifier,
         owner,
         lease,
+        poll,
         batch: args.batch.clone(),
         concurrency,
         until_empty: args.until_empty,
@@ -221,7 +267,7 @@ impl Worker {
                         }
                     }
                 }
-                _ = tokio::time::sleep(IDLE_POLL), if idle || in_flight.len() >= self.concurrency => {}
+                _ = tokio::time::sleep(self.poll), if idle || in_flight.len() >= self.concurrency => {}
             }
         }
     }
@@ -251,4 +297,91 @@ fn hostname() -> String {
         .map(|name| name.trim().to_string())
         .filter(|name| !name.is_empty())
         .unwrap_or_else(|| "worker".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        worker: WorkerArgs,
+    }
+
+    fn args(flags: &[&str]) -> WorkerArgs {
+        let mut argv = vec!["worker"];
+        argv.extend_from_slice(flags);
+        Cli::try_parse_from(argv).expect("flags parse").worker
+    }
+
+    #[test]
+    fn the_queue_section_is_used_and_a_flag_overrides_it() {
+        let queue: QueueSection = toml::from_str(
+            "concurrency = 3\nper_host = 5\ncache_pages = 7\nlease_secs = 90\npoll_secs = 0.5",
+        )
+        .expect("a [queue] section");
+        let batch = BatchSection::default();
+        let from_file = WorkerSettings::merge(&args(&[]), &queue, &batch).expect("valid");
+        assert_eq!(
+            from_file,
+            WorkerSettings {
+                concurrency: 3,
+                per_host: 5,
+                cache_pages: 7,
+                lease: Duration::from_secs(90),
+                poll: Duration::from_millis(500),
+            }
+        );
+        let flagged = WorkerSettings::merge(
+            &args(&["--concurrency", "1", "--lease", "5", "--poll", "2"]),
+            &queue,
+            &batch,
+        )
+        .expect("valid");
+        assert_eq!(flagged.concurrency, 1);
+        assert_eq!(flagged.lease, Duration::from_secs(5));
+        assert_eq!(flagged.poll, Duration::from_secs(2));
+        assert_eq!(
+            flagged.per_host, 5,
+            "unflagged settings still come from the file"
+        );
+    }
+
+    #[test]
+    fn the_batch_section_and_then_the_defaults_fill_in() {
+        let batch = BatchSection {
+            concurrency: Some(6),
+            ..BatchSection::default()
+        };
+        let settings =
+            WorkerSettings::merge(&args(&[]), &QueueSection::default(), &batch).expect("valid");
+        assert_eq!(settings.concurrency, 6);
+        assert_eq!(settings.per_host, DEFAULT_PER_HOST);
+        assert_eq!(settings.lease, DEFAULT_LEASE);
+        assert_eq!(settings.poll, DEFAULT_POLL);
+    }
+
+    #[test]
+    fn the_example_configs_queue_section_states_the_defaults() {
+        let text = include_str!("../../../../citecheck.example.toml");
+        let file: crate::config::FileConfig = toml::from_str(text).expect("a valid example");
+        let none = BatchSection::default();
+        let from_file = WorkerSettings::merge(&args(&[]), &file.queue, &none).expect("valid");
+        let defaults =
+            WorkerSettings::merge(&args(&[]), &QueueSection::default(), &none).expect("valid");
+        assert_eq!(from_file, defaults);
+    }
+
+    #[test]
+    fn a_zero_poll_interval_is_refused_naming_the_setting() {
+        let queue = QueueSection {
+            poll_secs: Some(0.0),
+            ..QueueSection::default()
+        };
+        let err = WorkerSettings::merge(&args(&[]), &queue, &BatchSection::default())
+            .expect_err("refused");
+        assert!(err.to_string().contains("[queue] poll_secs"), "{err}");
+    }
 }

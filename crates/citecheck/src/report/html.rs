@@ -7,6 +7,7 @@ use std::io::Write;
 
 use citecheck_core::{ArchiveInfo, ArchiveStatus, Label};
 
+use super::answer::{self, AnswerEntry};
 use super::charts::{self, LABEL_COLOURS};
 use super::{label_index, DomainCounts, ReportRow, Source, Totals};
 
@@ -31,7 +32,7 @@ pub fn escape(text: &str) -> String {
     out
 }
 
-fn link(url: &str) -> String {
+pub(super) fn link(url: &str) -> String {
     let text = escape(url);
     if url.starts_with("http://") || url.starts_with("https://") {
         format!("<a href=\"{text}\" rel=\"noopener noreferrer\" target=\"_blank\">{text}</a>")
@@ -44,9 +45,12 @@ fn percent(value: Option<f64>) -> String {
     value.map_or_else(|| "n/a".to_string(), |v| format!("{:.1}%", v * 100.0))
 }
 
+/// The report of `source`; `answers` (a batch of whole answers) adds their figures and a
+/// section showing each answer marked up.
 pub fn write(
     source: &Source,
     totals: &Totals,
+    answers: &[AnswerEntry],
     title: &str,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
@@ -57,10 +61,15 @@ pub fn write(
         out,
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-         <title>{t}</title><style>{STYLE}</style></head><body>\
+         <title>{t}</title><style>{STYLE}{answer_style}</style></head><body>\
          <header><h1>{t}</h1><p class=\"meta\">From {src} · generated {generated}</p></header>",
         t = escape(title),
         src = escape(&source.describe()),
+        answer_style = if answers.is_empty() {
+            ""
+        } else {
+            answer::STYLE
+        },
     )?;
 
     let dead: u64 = s.dead_links.values().sum();
@@ -97,6 +106,10 @@ pub fn write(
         total = p.total,
         contradicted = s.labels.get("contradicted").copied().unwrap_or(0),
     )?;
+
+    if let Some(figures) = &s.answers {
+        write!(out, "{}", answer::figures(figures))?;
+    }
 
     let mut by_label = [0u64; 4];
     for label in Label::ALL {
@@ -196,17 +209,51 @@ pub fn write(
             Ok(())
         })?;
     }
+    write!(out, "</tbody></table></section>")?;
+    if !answers.is_empty() {
+        write!(out, "{}", answer::section(answers))?;
+    }
     writeln!(
         out,
-        "</tbody></table></section><footer>citecheck {} · labels: supported, contradicted, \
+        "<footer>citecheck {} · labels: supported, contradicted, \
          not_found, unreachable · replay a page with <code>citecheck replay RID</code></footer>\
-         <script>{SCRIPT}</script></body></html>",
-        env!("CARGO_PKG_VERSION")
+         <script>{SCRIPT}{}</script></body></html>",
+        env!("CARGO_PKG_VERSION"),
+        if answers.is_empty() {
+            ""
+        } else {
+            answer::SCRIPT
+        },
     )?;
     Ok(())
 }
 
-fn badge(label: Label) -> String {
+/// A page of answers alone (`citecheck answer --html`): their figures and the answers marked
+/// up, self-contained like the report.
+pub fn write_answers(
+    answers: &[AnswerEntry],
+    title: &str,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    writeln!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+         <title>{t}</title><style>{STYLE}{answer_style}</style></head><body>\
+         <header><h1>{t}</h1><p class=\"meta\">generated {generated}</p></header>{section}\
+         <footer>citecheck {version} · replay a page with <code>citecheck replay RID</code>\
+         </footer><script>{script}</script></body></html>",
+        t = escape(title),
+        answer_style = answer::STYLE,
+        generated = crate::audit::now_rfc3339(),
+        section = answer::section(answers),
+        version = env!("CARGO_PKG_VERSION"),
+        script = answer::SCRIPT,
+    )?;
+    Ok(())
+}
+
+pub(super) fn badge(label: Label) -> String {
     format!(
         "<span class=\"badge\" style=\"background:{}\">{label}</span>",
         LABEL_COLOURS[label_index(label)]
@@ -275,7 +322,7 @@ fn table_row(row: &ReportRow) -> String {
 
 /// The quote, as a link to its place on the page when there is one (an http(s) text fragment
 /// URL; the browser scrolls to the quote and highlights it).
-fn quote_html(quote: &str, evidence_url: Option<&str>) -> String {
+pub(super) fn quote_html(quote: &str, evidence_url: Option<&str>) -> String {
     match evidence_url.filter(|u| u.starts_with("http://") || u.starts_with("https://")) {
         Some(url) => format!(
             "<a class=\"quote\" href=\"{}\" rel=\"noopener noreferrer\" target=\"_blank\" \
@@ -288,7 +335,7 @@ fn quote_html(quote: &str, evidence_url: Option<&str>) -> String {
 }
 
 /// What became of a dead link: rot (with the snapshot), possibly fabricated, or not known.
-fn archive_html(archive: &ArchiveInfo) -> String {
+pub(super) fn archive_html(archive: &ArchiveInfo) -> String {
     let (class, words) = match archive.status {
         ArchiveStatus::Archived => ("rot", "link rot: archived"),
         ArchiveStatus::NeverArchived => ("fabricated", "never archived: possibly fabricated"),
@@ -308,7 +355,7 @@ fn archive_html(archive: &ArchiveInfo) -> String {
     html
 }
 
-const STYLE: &str = "\
+pub(super) const STYLE: &str = "\
 :root{--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--bg:#fff;--panel:#f6f8fa}\
 *{box-sizing:border-box}body{margin:0 auto;max-width:1200px;padding:24px;font:15px/1.45 \
 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:var(--fg);background:var(--bg)}\

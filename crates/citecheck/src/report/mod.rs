@@ -3,7 +3,8 @@
 //! SVG charts, the contradicted citations first (the reference design's advice: read those
 //! first), then the rest, filterable in the page.
 //!
-//! The source (a batch's `--jsonl` results, or the audit index) is read in several passes, one
+//! The source (a batch's `--jsonl` results, or the audit index: SQLite, or with `--queue` the
+//! PostgreSQL one, through the same [`AuditIndex`]) is read in several passes, one
 //! per section, instead of being held in memory: a report of a large batch costs the size of the
 //! file, not of the batch.
 
@@ -16,13 +17,17 @@ use anyhow::Context;
 use citecheck_core::{ArchiveInfo, Label, Reason};
 use clap::Args;
 
-use crate::audit::{parse_time_bound, AuditFilter, AuditStore};
-use crate::config::{Config, ConfigError};
+use crate::audit::{parse_time_bound, AuditFilter, AuditIndex};
+use crate::config::{Config, ConfigError, QueueArg};
 use crate::error::AppError;
+use crate::results::summary::AnswerFigures;
 use crate::results::{BatchResult, Summary};
 
+mod answer;
 mod charts;
 mod html;
+
+pub use answer::AnswerEntry;
 
 /// One citation as the report shows it.
 #[derive(Debug, Clone, PartialEq)]
@@ -63,8 +68,8 @@ pub fn domain_of(url: &str) -> String {
 pub enum Source {
     /// A batch's `--jsonl` output.
     Results(PathBuf),
-    /// The audit index, filtered.
-    Audit(AuditStore, Box<AuditFilter>),
+    /// An audit index (SQLite or PostgreSQL), filtered.
+    Audit(Box<dyn AuditIndex>, Box<AuditFilter>),
 }
 
 impl Source {
@@ -73,7 +78,7 @@ impl Source {
         match self {
             Source::Results(path) => format!("results {}", path.display()),
             Source::Audit(store, filter) => {
-                let mut text = format!("audit index {}", store.path().display());
+                let mut text = store.describe();
                 if let Some(run) = &filter.run_id {
                     text.push_str(&format!(", run {run}"));
                 }
@@ -132,7 +137,7 @@ impl Source {
                 let mut filter = AuditFilter::clone(filter);
                 filter.labels = labels.iter().map(|l| l.as_str().to_string()).collect();
                 filter.oldest_first = true;
-                store.scan(&filter, |row| {
+                store.scan_rows(&filter, &mut |row| {
                     let Ok(label) = row.label.parse::<Label>() else {
                         return Ok(());
                     };
@@ -198,11 +203,14 @@ pub fn totals(source: &Source) -> anyhow::Result<Totals> {
 /// Writes the report for `source` to `out`.
 pub fn write_html(source: &Source, title: &str, out: &mut dyn Write) -> anyhow::Result<()> {
     let totals = totals(source)?;
-    html::write(source, &totals, title, out)
+    html::write(source, &totals, &[], title, out)
 }
 
-/// Writes `path` atomically (a temporary file renamed into place).
-pub fn write_html_file(source: &Source, title: &str, path: &Path) -> anyhow::Result<()> {
+/// Writes `path` atomically (a temporary file renamed into place) with what `write` puts out.
+fn write_file(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
@@ -211,13 +219,18 @@ pub fn write_html_file(source: &Source, title: &str, path: &Path) -> anyhow::Res
     let tmp = tempfile::NamedTempFile::new_in(dir)
         .with_context(|| format!("creating a file in {}", dir.display()))?;
     let mut writer = BufWriter::new(tmp);
-    write_html(source, title, &mut writer)?;
+    write(&mut writer)?;
     let tmp = writer.into_inner().map_err(|err| err.into_error())?;
     crate::evidence::make_shareable(tmp.as_file())?;
     tmp.persist(path)
         .map_err(|err| err.error)
         .with_context(|| format!("writing {}", path.display()))?;
     Ok(())
+}
+
+/// Writes the report of `source` to `path` atomically.
+pub fn write_html_file(source: &Source, title: &str, path: &Path) -> anyhow::Result<()> {
+    write_file(path, |out| write_html(source, title, out))
 }
 
 /// The report of a batch's results file (used by `batch --html`).
@@ -227,6 +240,34 @@ pub fn write_html_from_results(results: &Path, html: &Path) -> anyhow::Result<()
         "citecheck batch report",
         html,
     )
+}
+
+/// The report of a batch of whole answers (`batch --answers --html`): the results' report
+/// plus the per-answer figures and every answer marked up.
+pub fn write_answers_report(
+    results: &Path,
+    answers: &[AnswerEntry],
+    figures: &AnswerFigures,
+    html: &Path,
+) -> anyhow::Result<()> {
+    let source = Source::Results(results.to_path_buf());
+    let mut totals = totals(&source)?;
+    totals.summary.answers = Some(figures.clone());
+    write_file(html, |out| {
+        html::write(&source, &totals, answers, "citecheck answers report", out)
+    })
+}
+
+/// The page of answers alone (`citecheck answer --html`); `-` writes to stdout.
+pub fn write_answer_page(answers: &[AnswerEntry], title: &str, path: &Path) -> anyhow::Result<()> {
+    if path.as_os_str() == "-" {
+        let stdout = std::io::stdout();
+        let mut lock = BufWriter::new(stdout.lock());
+        html::write_answers(answers, title, &mut lock)?;
+        lock.flush().context("writing to stdout")?;
+        return Ok(());
+    }
+    write_file(path, |out| html::write_answers(answers, title, out))
 }
 
 /// Reads a `--results` file once before the report is built: a usage error when it is missing,
@@ -294,7 +335,7 @@ pub struct ReportArgs {
     #[arg(long, value_name = "PATH")]
     pub results: Option<PathBuf>,
 
-    /// From the audit index: only the rows of this batch run.
+    /// From the audit index: only the rows of this batch run (with --queue: this batch).
     #[arg(long, value_name = "RUN_ID", conflicts_with = "results")]
     pub run: Option<String>,
 
@@ -309,50 +350,59 @@ pub struct ReportArgs {
     /// The report's title.
     #[arg(long, default_value = "citecheck report")]
     pub title: String,
+
+    /// Read the PostgreSQL audit index `citecheck worker` writes instead of the SQLite one.
+    #[command(flatten)]
+    pub queue: QueueArg,
 }
 
 /// `citecheck report`, from the command line.
-pub fn run(args: &ReportArgs, config: &Config) -> Result<u8, AppError> {
-    let audit_db = match &args.results {
+pub async fn run(args: &ReportArgs, config: &Config) -> Result<u8, AppError> {
+    let source = match &args.results {
         // A results file needs no audit index, nor a home directory to find one.
-        Some(_) => std::path::PathBuf::new(),
-        None => config.store_paths()?.audit_db,
+        Some(path) => {
+            check_results_file(path)?;
+            Source::Results(path.clone())
+        }
+        None => {
+            let filter = audit_filter(args)?;
+            let index = crate::audit_index::open(config, &args.queue).await?;
+            Source::Audit(index, Box::new(filter))
+        }
     };
-    command(args, &audit_db)?;
+    let (title, out) = (args.title.clone(), args.out.clone());
+    tokio::task::spawn_blocking(move || write_to(&source, &title, &out))
+        .await
+        .context("the report task failed")??;
     if !config.quiet && args.out.as_os_str() != "-" {
         eprintln!("report written to {}", args.out.display());
     }
     Ok(0)
 }
 
-/// Runs `citecheck report` against the audit index at `audit_db` (unless `--results`).
-pub fn command(args: &ReportArgs, audit_db: &Path) -> Result<(), AppError> {
-    let source = match &args.results {
-        Some(path) => {
-            check_results_file(path)?;
-            Source::Results(path.clone())
-        }
-        None => {
-            let now = SystemTime::now();
-            let bound = |t: &Option<String>| -> Result<Option<String>, ConfigError> {
-                t.as_deref().map(|t| parse_time_bound(t, now)).transpose()
-            };
-            let filter = AuditFilter {
-                run_id: args.run.clone(),
-                since: bound(&args.since)?,
-                until: bound(&args.until)?,
-                ..AuditFilter::default()
-            };
-            Source::Audit(AuditStore::open_existing(audit_db)?, Box::new(filter))
-        }
+/// The rows `--run`, `--since` and `--until` select from an audit index.
+fn audit_filter(args: &ReportArgs) -> Result<AuditFilter, ConfigError> {
+    let now = SystemTime::now();
+    let bound = |t: &Option<String>| -> Result<Option<String>, ConfigError> {
+        t.as_deref().map(|t| parse_time_bound(t, now)).transpose()
     };
-    if args.out.as_os_str() == "-" {
+    Ok(AuditFilter {
+        run_id: args.run.clone(),
+        since: bound(&args.since)?,
+        until: bound(&args.until)?,
+        ..AuditFilter::default()
+    })
+}
+
+/// Writes the report of `source` to `out` (`-`: stdout). Blocking.
+pub fn write_to(source: &Source, title: &str, out: &Path) -> anyhow::Result<()> {
+    if out.as_os_str() == "-" {
         let stdout = std::io::stdout();
         let mut lock = BufWriter::new(stdout.lock());
-        write_html(&source, &args.title, &mut lock)?;
+        write_html(source, title, &mut lock)?;
         lock.flush().context("writing to stdout")?;
     } else {
-        write_html_file(&source, &args.title, &args.out)?;
+        write_html_file(source, title, out)?;
     }
     Ok(())
 }

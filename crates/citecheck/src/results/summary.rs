@@ -5,9 +5,12 @@
 use std::collections::BTreeMap;
 use std::fmt::{self, Write as _};
 
+use citecheck_answer::Problem;
 use citecheck_core::model::CrawlCost;
 use citecheck_core::{ArchiveStatus, Label, Reason, TokenUsage, UrlVerdict};
 use serde::Serialize;
+
+use crate::answer::AnswerVerdict;
 
 /// Citation precision over claim-URL pairs.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
@@ -65,6 +68,100 @@ pub struct Summary {
     /// since a page shared by several claims is fetched, and billed, once).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub crawl: Option<CrawlCost>,
+    /// Figures per whole answer (`batch --answers`), over the answers whose statements are in
+    /// the results.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answers: Option<AnswerFigures>,
+}
+
+/// Figures over whole answers: each answer's label (the claim rule over its statements), and
+/// its cited statements, sentences and unusable citations.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct AnswerFigures {
+    /// Answers with at least one verified statement.
+    pub answers: u64,
+    /// Answers by their overall label (every label present, zero included).
+    pub by_label: BTreeMap<String, u64>,
+    /// Cited statements verified, and those labelled `supported`.
+    pub statements: u64,
+    pub statements_supported: u64,
+    /// Supported statements over every statement (`None` without statements).
+    pub supported_share_overall: Option<f64>,
+    /// The mean over answers of each answer's share of supported statements.
+    pub supported_share_mean: Option<f64>,
+    /// Sentences of the answers' prose, and those no citation covers.
+    pub sentences: u64,
+    pub uncited_sentences: u64,
+    /// Citations whose offsets fall outside the text or inside a character.
+    pub invalid_spans: u64,
+    /// Citations that point at no URL.
+    pub not_checkable_by_url: u64,
+    #[serde(skip)]
+    share_sum: f64,
+}
+
+impl AnswerFigures {
+    /// Counts one answer.
+    pub fn add(&mut self, answer: &AnswerVerdict) {
+        if self.by_label.is_empty() {
+            for label in Label::ALL {
+                self.by_label.insert(label.as_str().to_string(), 0);
+            }
+        }
+        self.answers += 1;
+        *self
+            .by_label
+            .entry(answer.overall.as_str().to_string())
+            .or_default() += 1;
+        let s = &answer.summary;
+        self.statements += s.statements as u64;
+        self.statements_supported += s
+            .by_label
+            .get(&Label::Supported)
+            .copied()
+            .unwrap_or_default() as u64;
+        self.share_sum += s.supported_share;
+        self.supported_share_mean = Some(self.share_sum / self.answers as f64);
+        self.supported_share_overall = ratio(self.statements_supported, self.statements);
+        self.sentences += s.sentences as u64;
+        self.uncited_sentences += s.uncited_sentences as u64;
+        for u in &answer.unchecked {
+            match u.problem {
+                Problem::InvalidSpan => self.invalid_spans += 1,
+                Problem::NotCheckableByUrl => self.not_checkable_by_url += 1,
+            }
+        }
+    }
+
+    /// The figures as text lines.
+    pub fn render(&self) -> String {
+        let share = |v: Option<f64>| v.map_or_else(|| "n/a".to_string(), |v| format!("{v:.4}"));
+        let labels: Vec<String> = Label::ALL
+            .iter()
+            .map(|l| {
+                format!(
+                    "{l}={}",
+                    self.by_label.get(l.as_str()).copied().unwrap_or(0)
+                )
+            })
+            .collect();
+        format!(
+            "answers: {} verified; labels: {}\n\
+             answer statements: {} cited, supported_share={} overall ({}/{}), {} mean per answer\n\
+             answer sentences: {} uncited of {}; invalid spans: {}; not checkable by URL: {}\n",
+            self.answers,
+            labels.join(" "),
+            self.statements,
+            share(self.supported_share_overall),
+            self.statements_supported,
+            self.statements,
+            share(self.supported_share_mean),
+            self.uncited_sentences,
+            self.sentences,
+            self.invalid_spans,
+            self.not_checkable_by_url,
+        )
+    }
 }
 
 /// Dead links by what the web archive said about them.
@@ -229,6 +326,9 @@ impl Summary {
                 crawl.storage_requests,
                 crawl.credits()
             );
+        }
+        if let Some(answers) = &self.answers {
+            out.push_str(&answers.render());
         }
         if self.interrupted {
             let _ = writeln!(

@@ -15,13 +15,7 @@ use super::error::{ApiError, ErrorBody};
 use super::extract::ApiJson;
 use super::limits::within_deadline;
 use super::state::AppState;
-use crate::answer::{verify_answer, AnswerVerdict};
-
-/// The largest answer accepted, in characters (of the string, or of the object as JSON); the
-/// body limit (`max_request_bytes`, 64 KiB by default) applies before it.
-pub const MAX_ANSWER_CHARS: usize = 50_000;
-/// The most cited statements one answer may hold: each is a verification of its own.
-pub const MAX_STATEMENTS: usize = 50;
+use crate::answer::{verify_answer, AnswerVerdict, OverLimit};
 
 /// An answer to verify.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
@@ -65,6 +59,16 @@ pub async fn verify_answer_route(
     State(state): State<AppState>,
     ApiJson(request): ApiJson<AnswerRequest>,
 ) -> Result<Json<AnswerVerdict>, ApiError> {
+    let result = answer_of(&state, request).await;
+    match &result {
+        Ok(verdict) => state.metrics().record_answer(verdict),
+        Err(err) => state.metrics().record_answer_error(err.code()),
+    }
+    result.map(Json)
+}
+
+/// The verdict on the request's answer, or why there is none.
+async fn answer_of(state: &AppState, request: AnswerRequest) -> Result<AnswerVerdict, ApiError> {
     let text = match &request.answer {
         Value::String(text) => text.clone(),
         Value::Object(_) => request.answer.to_string(),
@@ -76,14 +80,10 @@ pub async fn verify_answer_route(
             ))
         }
     };
-    let chars = text.chars().count();
-    if chars > MAX_ANSWER_CHARS {
-        return Err(ApiError::invalid_field(
-            "answer_too_long",
-            "answer",
-            &format!("is {chars} characters long; the limit is {MAX_ANSWER_CHARS}"),
-        ));
-    }
+    // The answer's bounds are the resolved setting `citecheck answer` applies too.
+    let limits = state.limits().answer;
+    let over = |err: OverLimit| ApiError::invalid_field(err.code, "answer", &err.message);
+    limits.check_size(&text).map_err(over)?;
     let answer = citecheck_answer::parse(&text, request.input_format)
         .map_err(|err| ApiError::invalid_field("unreadable_answer", "answer", &err.to_string()))?;
     if answer.statements.is_empty() {
@@ -96,16 +96,7 @@ pub async fn verify_answer_route(
             ),
         ));
     }
-    if answer.statements.len() > MAX_STATEMENTS {
-        return Err(ApiError::invalid_field(
-            "too_many_statements",
-            "answer",
-            &format!(
-                "holds {} cited statements; the limit is {MAX_STATEMENTS} per answer",
-                answer.statements.len()
-            ),
-        ));
-    }
+    limits.check_statements(&answer).map_err(over)?;
     let max_urls = state.limits().max_urls;
     if let Some(s) = answer
         .statements
@@ -143,5 +134,5 @@ pub async fn verify_answer_route(
         statements = verdict.statements.len(),
         "answer verified"
     );
-    Ok(Json(verdict))
+    Ok(verdict)
 }

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use clap::Args;
 
+use crate::answer::AnswerLimits;
 use crate::config::{at_least_one, seconds, ConfigError, ServerSection};
 
 use super::auth::ApiKeys;
@@ -93,6 +94,9 @@ pub struct Limits {
     pub max_request_bytes: usize,
     pub max_concurrent: usize,
     pub request_deadline: Duration,
+    /// Bounds on one answer (`/verify-answer`): the pipeline's resolved setting, which
+    /// `citecheck answer` applies too.
+    pub answer: AnswerLimits,
 }
 
 impl Default for Limits {
@@ -103,6 +107,7 @@ impl Default for Limits {
             max_request_bytes: DEFAULT_MAX_REQUEST_BYTES,
             max_concurrent: DEFAULT_MAX_CONCURRENT,
             request_deadline: DEFAULT_REQUEST_DEADLINE,
+            answer: AnswerLimits::default(),
         }
     }
 }
@@ -200,6 +205,8 @@ impl ServerConfig {
                 args.request_deadline.or(file.request_deadline_secs),
                 DEFAULT_REQUEST_DEADLINE,
             )?,
+            // Set from the pipeline's settings by `server::run`: one value for both front ends.
+            answer: AnswerLimits::default(),
         };
         let shutdown_grace = seconds(
             "shutdown grace (--shutdown-grace / CITECHECK_SHUTDOWN_GRACE)",

@@ -3,7 +3,8 @@
 //! JSON of the wrong shape (missing, unknown or mistyped field) -> 422 naming the field.
 //!
 //! axum's own `Json` extractor draws the same lines but answers in plain text and hides the
-//! field path inside its message; this one keeps the path so the error can name it.
+//! field path inside its message; this one keeps the path and what serde reported as data
+//! ([`field_error`]), so the error can name the field.
 
 use axum::body::Body;
 use axum::extract::{FromRequest, Request};
@@ -11,6 +12,7 @@ use axum::http::{header, HeaderMap};
 use serde::de::DeserializeOwned;
 
 use super::error::ApiError;
+use super::field_error::{self, FieldError, OneOf};
 use super::state::AppState;
 
 /// A request body parsed as JSON into `T`, within the server's body size limit.
@@ -84,17 +86,15 @@ pub fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
             kind_of(&value)
         )));
     }
-    serde_path_to_error::deserialize(value).map_err(|err| {
+    field_error::from_value(value).map_err(|err| {
         let path = err.path().to_string();
-        data_error(&path, &err.into_inner().to_string())
+        data_error(&path, err.into_inner())
     })
 }
 
-/// Turns serde's data errors into a code and a field. serde reports a missing or unknown field
-/// at the enclosing object's path and names the field only in the message, so it is read back
-/// from there (serde's message format has been stable for years and is covered by tests).
-fn data_error(path: &str, message: &str) -> ApiError {
-    // Depending on the deserializer, the path ends at the object or already names the field.
+/// Turns what serde found wrong into a code and the field it concerns. serde reports a missing
+/// or unknown field at the enclosing object's path, with the field's name beside it.
+fn data_error(path: &str, error: FieldError) -> ApiError {
     let field_at = |name: &str| {
         if path == "." {
             name.to_string()
@@ -104,21 +104,22 @@ fn data_error(path: &str, message: &str) -> ApiError {
             format!("{path}.{name}")
         }
     };
-    if let Some(name) = quoted_after(message, "missing field ") {
-        return ApiError::invalid_field("missing_field", field_at(name), "this field is required");
-    }
-    if let Some(name) = quoted_after(message, "unknown field ") {
-        let expected = message
-            .split_once(", expected ")
-            .map(|(_, rest)| format!("; the known fields are {rest}"))
-            .unwrap_or_default();
-        return ApiError::invalid_field(
+    match error {
+        FieldError::Missing { field } => {
+            ApiError::invalid_field("missing_field", field_at(field), "this field is required")
+        }
+        FieldError::Unknown { field, expected } => ApiError::invalid_field(
             "unknown_field",
-            field_at(name),
-            &format!("this field is not part of the request{expected}"),
-        );
+            field_at(&field),
+            &format!(
+                "this field is not part of the request; the known fields are {}",
+                OneOf(expected)
+            ),
+        ),
+        other @ (FieldError::InvalidType(_) | FieldError::Other(_)) => {
+            ApiError::invalid_field("invalid_type", path, &other.to_string())
+        }
     }
-    ApiError::invalid_field("invalid_type", path, message)
 }
 
 fn kind_of(value: &serde_json::Value) -> &'static str {
@@ -130,12 +131,6 @@ fn kind_of(value: &serde_json::Value) -> &'static str {
         serde_json::Value::Array(_) => "an array",
         serde_json::Value::Object(_) => "an object",
     }
-}
-
-/// `missing field `urls`` -> `urls`.
-fn quoted_after<'a>(message: &'a str, prefix: &str) -> Option<&'a str> {
-    let rest = message.strip_prefix(prefix)?.strip_prefix('`')?;
-    rest.split_once('`').map(|(name, _)| name)
 }
 
 #[cfg(test)]
@@ -213,6 +208,73 @@ mod tests {
             if status == StatusCode::UNPROCESSABLE_ENTITY {
                 assert!(!err.message().contains(" at line "), "{}", err.message());
             }
+        }
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Options {
+        top_k: usize,
+        #[serde(default)]
+        ranker: Option<String>,
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct NestedShape {
+        claim: String,
+        urls: Vec<String>,
+        #[serde(default)]
+        options: Option<Options>,
+    }
+
+    #[test]
+    fn fields_inside_lists_and_nested_objects_are_named_by_their_path() {
+        let cases: [(&str, &str, &str); 7] = [
+            (
+                r#"{"claim": "c", "urls": ["a", null]}"#,
+                "invalid_type",
+                "urls[1]: invalid type: null, expected a string",
+            ),
+            (
+                r#"{"claim": "c", "urls": "https://a.example"}"#,
+                "invalid_type",
+                "urls: invalid type: string \"https://a.example\", expected a sequence",
+            ),
+            (
+                r#"{"claim": ["c"], "urls": []}"#,
+                "invalid_type",
+                "claim: invalid type: sequence, expected a string",
+            ),
+            (
+                r#"{"claim": "c", "urls": [], "options": {}}"#,
+                "missing_field",
+                "options.top_k: this field is required",
+            ),
+            (
+                r#"{"claim": "c", "urls": [], "options": {"top_k": 2, "k": 1}}"#,
+                "unknown_field",
+                "options.k: this field is not part of the request; the known fields are \
+                 `top_k` or `ranker`",
+            ),
+            (
+                r#"{"claim": "c", "urls": [], "options": {"top_k": "3"}}"#,
+                "invalid_type",
+                "options.top_k: invalid type: string \"3\", expected usize",
+            ),
+            (
+                r#"{"claim": "c", "urls": [], "options": {"top_k": -3}}"#,
+                "invalid_type",
+                "options.top_k: invalid value: integer `-3`, expected usize",
+            ),
+        ];
+        for (body, code, message) in cases {
+            let err = parse::<NestedShape>(body.as_bytes()).expect_err(body);
+            assert_eq!(err.status(), StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+            assert_eq!(err.code(), code, "{body}: {}", err.message());
+            assert_eq!(err.message(), message, "{body}");
         }
     }
 

@@ -1,6 +1,6 @@
 //! Prometheus metrics for `GET /metrics` (OpenMetrics text): requests by route and status,
 //! latency histograms, citations by label and reason, fetch outcomes, judge calls, errors and
-//! tokens, and the work in flight.
+//! tokens, the work in flight, and the audit rows the service's writer committed or lost.
 //!
 //! Fetches and judge calls are counted by wrapping the verifier's [`Fetcher`] and [`Judge`] as it
 //! is built ([`instrument`]), so the numbers are those of the seams themselves: a URL cited twice counts
@@ -13,13 +13,15 @@ use std::time::Instant;
 use async_trait::async_trait;
 use citecheck_core::fetch::FetchOutcome;
 use citecheck_core::judge::{JudgeError, Judgement};
-use citecheck_core::{ClaimVerdict, Fetcher, Judge, JudgeInfo, VerifierBuilder};
+use citecheck_core::{ClaimVerdict, Fetcher, Judge, JudgeInfo, UrlVerdict, VerifierBuilder};
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
 use prometheus_client::registry::Registry;
+
+use crate::answer::AnswerVerdict;
 
 /// The content type of [`Metrics::render`]'s output.
 pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
@@ -45,6 +47,11 @@ struct CitationLabels {
 #[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct ClaimLabels {
     overall: String,
+}
+
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct ErrorLabels {
+    code: String,
 }
 
 #[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
@@ -81,11 +88,16 @@ pub struct Metrics {
     verifications_in_flight: Gauge,
     claims: Family<ClaimLabels, Counter>,
     citations: Family<CitationLabels, Counter>,
+    answers: Family<ClaimLabels, Counter>,
+    answer_statements: Family<ClaimLabels, Counter>,
+    answer_errors: Family<ErrorLabels, Counter>,
     fetches: Family<FetchLabels, Counter>,
     fetch_seconds: Histogram,
     judge_calls: Family<JudgeLabels, Counter>,
     judge_seconds: Histogram,
     judge_tokens: Family<TokenLabels, Counter>,
+    audit_rows_written: Counter,
+    audit_rows_failed: Counter,
 }
 
 impl std::fmt::Debug for Metrics {
@@ -110,11 +122,16 @@ impl Metrics {
         let verifications_in_flight = Gauge::default();
         let claims = Family::<ClaimLabels, Counter>::default();
         let citations = Family::<CitationLabels, Counter>::default();
+        let answers = Family::<ClaimLabels, Counter>::default();
+        let answer_statements = Family::<ClaimLabels, Counter>::default();
+        let answer_errors = Family::<ErrorLabels, Counter>::default();
         let fetches = Family::<FetchLabels, Counter>::default();
         let fetch_seconds = latency_histogram();
         let judge_calls = Family::<JudgeLabels, Counter>::default();
         let judge_seconds = latency_histogram();
         let judge_tokens = Family::<TokenLabels, Counter>::default();
+        let audit_rows_written = Counter::default();
+        let audit_rows_failed = Counter::default();
 
         registry.register(
             "http_requests",
@@ -147,6 +164,23 @@ impl Metrics {
             citations.clone(),
         );
         registry.register(
+            "answers",
+            "Whole answers verified (`POST /verify-answer`), by overall label",
+            answers.clone(),
+        );
+        registry.register(
+            "answer_statements",
+            "Cited statements of the answers verified, by label (their citations are counted in \
+             `citations`)",
+            answer_statements.clone(),
+        );
+        registry.register(
+            "answer_errors",
+            "Answers refused or not finished, by error code (`too_many_statements`, \
+             `answer_too_long`, `no_citations`, `busy`, `deadline_exceeded`, ...)",
+            answer_errors.clone(),
+        );
+        registry.register(
             "fetches",
             "Pages fetched, by fetcher and outcome (`page`, or the reason it was not judged)",
             fetches.clone(),
@@ -171,6 +205,16 @@ impl Metrics {
             "Tokens the judge consumed, by provider and direction (`input`, `output`)",
             judge_tokens.clone(),
         );
+        registry.register(
+            "audit_rows_written",
+            "Audit rows the service's writer committed to the index",
+            audit_rows_written.clone(),
+        );
+        registry.register(
+            "audit_rows_failed",
+            "Audit rows accepted but not written (a failed write, or still queued at shutdown)",
+            audit_rows_failed.clone(),
+        );
         Metrics {
             registry,
             requests,
@@ -179,11 +223,16 @@ impl Metrics {
             verifications_in_flight,
             claims,
             citations,
+            answers,
+            answer_statements,
+            answer_errors,
             fetches,
             fetch_seconds,
             judge_calls,
             judge_seconds,
             judge_tokens,
+            audit_rows_written,
+            audit_rows_failed,
         }
     }
 
@@ -228,16 +277,59 @@ impl Metrics {
             })
             .inc();
         for citation in &verdict.citations {
-            self.citations
-                .get_or_create(&CitationLabels {
-                    label: citation.label.as_str().to_string(),
-                    reason: citation
-                        .reason
-                        .as_ref()
-                        .map_or_else(|| "none".to_string(), |r| r.as_string()),
+            self.count_citation(citation);
+        }
+    }
+
+    /// Counts a verified answer, each of its statements and their citations.
+    pub fn record_answer(&self, verdict: &AnswerVerdict) {
+        self.answers
+            .get_or_create(&ClaimLabels {
+                overall: verdict.overall.as_str().to_string(),
+            })
+            .inc();
+        for statement in &verdict.statements {
+            self.answer_statements
+                .get_or_create(&ClaimLabels {
+                    overall: statement.overall.as_str().to_string(),
                 })
                 .inc();
+            for citation in &statement.citations {
+                self.count_citation(&citation.verdict);
+            }
         }
+    }
+
+    /// Counts an answer that got an error instead of a verdict. `code` is one of the service's
+    /// fixed error codes.
+    pub fn record_answer_error(&self, code: &'static str) {
+        self.answer_errors
+            .get_or_create(&ErrorLabels {
+                code: code.to_string(),
+            })
+            .inc();
+    }
+
+    fn count_citation(&self, citation: &UrlVerdict) {
+        self.citations
+            .get_or_create(&CitationLabels {
+                label: citation.label.as_str().to_string(),
+                reason: citation
+                    .reason
+                    .as_ref()
+                    .map_or_else(|| "none".to_string(), |r| r.as_string()),
+            })
+            .inc();
+    }
+
+    /// Counts audit rows the writer committed.
+    pub fn audit_rows_written(&self, rows: u64) {
+        self.audit_rows_written.inc_by(rows);
+    }
+
+    /// Counts audit rows accepted but not written.
+    pub fn audit_rows_failed(&self, rows: u64) {
+        self.audit_rows_failed.inc_by(rows);
     }
 
     fn record_fetch(&self, fetcher: &str, outcome: &FetchOutcome, seconds: f64) {

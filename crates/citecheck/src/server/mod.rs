@@ -3,7 +3,7 @@
 //! | route | auth | answer |
 //! |---|---|---|
 //! | `GET /health` | open | version, fetcher, judge, ranker, audit store, work in flight |
-//! | `POST /verify` | key if configured | `{claim, urls}` -> the same JSON as `citecheck verify` |
+//! | `POST /verify` | key if configured | `{claim, urls}` -> the same JSON as `citecheck verify`, with `audit_ids` |
 //! | `GET /openapi.json` | open | the OpenAPI 3 document, generated from the code's types |
 //! | `GET /metrics` | key if configured | Prometheus metrics (OpenMetrics text) |
 //!
@@ -12,7 +12,8 @@
 //! stop accepting connections and let requests in flight finish within a grace period.
 
 use std::future::Future;
-use std::time::Duration;
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use axum::http::{header, HeaderName, HeaderValue, Method};
@@ -27,11 +28,13 @@ use crate::error::AppError;
 use crate::storage::Stores;
 
 pub mod answer;
+pub mod audit_writer;
 pub mod auth;
 pub mod config;
 pub mod connections;
 pub mod error;
 pub mod extract;
+pub mod field_error;
 pub mod limits;
 pub mod logging;
 pub mod metrics;
@@ -121,6 +124,30 @@ pub async fn serve(
     .await
 }
 
+/// [`serve`], then [`AuditWriter::finish`](audit_writer::AuditWriter::finish) on `writer` with
+/// what is left of `grace` after the requests in flight: the grace period covers both, counted
+/// from when `shutdown` completes. The writer keeps writing while requests finish.
+pub async fn serve_recording(
+    listener: TcpListener,
+    app: Router,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+    grace: Duration,
+    writer: Option<audit_writer::AuditWriter>,
+) -> std::io::Result<Drained> {
+    let signalled = Arc::new(OnceLock::new());
+    let mark = Arc::clone(&signalled);
+    let shutdown = async move {
+        shutdown.await;
+        let _ = mark.set(Instant::now());
+    };
+    let drained = serve(listener, app, shutdown, grace).await?;
+    if let Some(writer) = writer {
+        let since = signalled.get().map_or(Duration::ZERO, Instant::elapsed);
+        writer.finish(grace.saturating_sub(since)).await;
+    }
+    Ok(drained)
+}
+
 /// How a shutdown ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Drained {
@@ -163,7 +190,8 @@ pub async fn shutdown_signal() {
 /// signal.
 pub async fn run(args: &ServeArgs, config: &Config) -> Result<(), AppError> {
     let settings = &config.pipeline;
-    let server = ServerConfig::resolve(args, &config.server, settings.fetch.guard.enabled)?;
+    let mut server = ServerConfig::resolve(args, &config.server, settings.fetch.guard.enabled)?;
+    server.limits.answer = settings.answer;
     if !server.address_guard {
         tracing::warn!(
             "the address guard is off: this service will fetch loopback and private addresses \
@@ -191,14 +219,25 @@ pub async fn run(args: &ServeArgs, config: &Config) -> Result<(), AppError> {
             Stores::none()
         }
     };
-    // The answer route fetches each URL once per answer through this wrapper; /verify passes
-    // straight through it.
+    // Verdicts go to the audit index through one writer task, off the requests' latency path.
+    let metrics = Arc::new(metrics::Metrics::new());
+    let (recorder, writer) = match stores.audit() {
+        Some(audit) => {
+            let (recorder, writer) =
+                audit_writer::AuditWriter::spawn(audit.clone(), Arc::clone(&metrics)).await;
+            (Some(recorder), Some(writer))
+        }
+        None => (None, None),
+    };
     let builder = engine.map(|engine| {
-        stores
-            .attach(engine.builder)
-            .map_fetcher(crate::answer::scoped_fetcher)
+        let mut builder = stores.attach_pages(engine.builder);
+        if let Some(recorder) = recorder {
+            builder = builder.recorder(Arc::new(recorder));
+        }
+        builder
     });
-    let state = AppState::new(builder, &server)?.with_audit_status(stores.status().clone())?;
+    let state = AppState::with_metrics(builder, &server, metrics)?
+        .with_audit_status(stores.status().clone())?;
     let app = router_with_cors(state, &server.cors_origins);
     let listener = TcpListener::bind(server.listen)
         .await
@@ -213,9 +252,15 @@ pub async fn run(args: &ServeArgs, config: &Config) -> Result<(), AppError> {
         max_concurrent = server.limits.max_concurrent,
         "listening"
     );
-    let drained = serve(listener, app, shutdown_signal(), server.shutdown_grace)
-        .await
-        .context("serving HTTP")?;
+    let drained = serve_recording(
+        listener,
+        app,
+        shutdown_signal(),
+        server.shutdown_grace,
+        writer,
+    )
+    .await
+    .context("serving HTTP")?;
     tracing::info!(?drained, "stopped");
     Ok(())
 }

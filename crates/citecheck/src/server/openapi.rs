@@ -40,6 +40,7 @@ use super::{answer, error, request, routes};
         citecheck_core::Reason,
         error::ErrorBody,
         routes::Health,
+        routes::VerifyResponse,
     )),
     modifiers(&ApiKeyScheme),
     tags(

@@ -16,6 +16,7 @@ use super::metrics;
 use super::openapi;
 use super::request::VerifyRequest;
 use super::state::AppState;
+use crate::audit::receipt;
 
 /// What an operator needs to see, without secrets.
 #[derive(Debug, Serialize, ToSchema)]
@@ -87,6 +88,19 @@ pub struct WorkHealth {
     pub max_concurrent: usize,
 }
 
+/// `POST /verify`'s answer: the claim's verdict, the same JSON as `citecheck verify`, and where
+/// the service's audit index keeps it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct VerifyResponse {
+    #[serde(flatten)]
+    pub verdict: ClaimVerdict,
+    /// The audit index's row id of each citation, in citation order (for
+    /// `citecheck replay --audit-id`); absent when the service keeps no audit index. The rows
+    /// are written just after the answer, at the latest when the service shuts down.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub audit_ids: Vec<i64>,
+}
+
 /// Liveness and configuration, open even when API keys are required.
 #[utoipa::path(
     get,
@@ -130,7 +144,7 @@ pub async fn health(State(state): State<AppState>) -> Json<Health> {
 }
 
 /// Verifies a claim against the URLs cited for it: one verdict per URL, in order, and the
-/// claim's overall label. The same JSON as `citecheck verify`.
+/// claim's overall label. The same JSON as `citecheck verify`, with the audit ids.
 #[utoipa::path(
     post,
     path = "/verify",
@@ -138,7 +152,7 @@ pub async fn health(State(state): State<AppState>) -> Json<Health> {
     request_body(content = VerifyRequest, content_type = "application/json"),
     security((), ("api_key" = [])),
     responses(
-        (status = 200, description = "The claim's verdict", body = ClaimVerdict),
+        (status = 200, description = "The claim's verdict", body = VerifyResponse),
         (status = 400, description = "The body is not valid JSON", body = ErrorBody),
         (status = 401, description = "API keys are configured and none valid was sent", body = ErrorBody),
         (status = 413, description = "The body is larger than the limit", body = ErrorBody),
@@ -153,7 +167,7 @@ pub async fn health(State(state): State<AppState>) -> Json<Health> {
 pub async fn verify(
     State(state): State<AppState>,
     ApiJson(request): ApiJson<VerifyRequest>,
-) -> Result<Json<ClaimVerdict>, ApiError> {
+) -> Result<Json<VerifyResponse>, ApiError> {
     let request = request.validate(state.limits())?;
     let verifier = state.verifier().map_err(|unavailable| {
         ApiError::not_configured(format!(
@@ -168,15 +182,20 @@ pub async fn verify(
         check = check.top_k(top_k);
     }
     // The verifier records the verdict when the service keeps an audit index (best effort: a
-    // failure is logged, and the client still gets its verdict).
-    let verdict = within_deadline(state.limits().request_deadline, verifier.verify(check)).await?;
+    // failure is logged, and the client still gets its verdict) and delivers the rows' ids.
+    let (verdict, audit_ids) = receipt::collect(within_deadline(
+        state.limits().request_deadline,
+        verifier.verify(check),
+    ))
+    .await;
+    let verdict = verdict?;
     state.metrics().record_verdict(&verdict);
     tracing::info!(
         overall = %verdict.overall,
         citations = verdict.citations.len(),
         "verified"
     );
-    Ok(Json(verdict))
+    Ok(Json(VerifyResponse { verdict, audit_ids }))
 }
 
 /// This document.

@@ -109,7 +109,16 @@ impl AppState {
         builder: Result<VerifierBuilder, Unavailable>,
         config: &ServerConfig,
     ) -> Result<AppState, ConfigError> {
-        let metrics = Arc::new(Metrics::new());
+        AppState::with_metrics(builder, config, Arc::new(Metrics::new()))
+    }
+
+    /// [`AppState::new`], counting in `metrics`, which parts built before the state (the audit
+    /// writer) already count in.
+    pub fn with_metrics(
+        builder: Result<VerifierBuilder, Unavailable>,
+        config: &ServerConfig,
+        metrics: Arc<Metrics>,
+    ) -> Result<AppState, ConfigError> {
         let verifier = match builder {
             Ok(builder) => Ok(Arc::new(metrics::instrument(builder, &metrics).build()?)),
             Err(unavailable) => Err(unavailable),

@@ -441,29 +441,61 @@ async fn a_rid_not_kept_locally_is_read_from_crawlbase_storage() {
     assert!(!String::from_utf8_lossy(&out.stderr).contains("replay-token"));
 }
 
+/// An index at `path` as a citecheck knowing only the first `version` migrations left it, with
+/// one row (claim "old claim").
+fn old_index(path: &std::path::Path, version: usize) {
+    let conn = rusqlite::Connection::open(path).expect("sqlite");
+    for migration in &schema::MIGRATIONS[..version] {
+        conn.execute_batch(migration).expect("an earlier migration");
+    }
+    conn.pragma_update(None, "user_version", version as i64)
+        .expect("version");
+    conn.execute(
+        "INSERT INTO citations (recorded_at, source, claim, overall, url, label, confidence)
+         VALUES ('2025-01-01T00:00:00Z', 'verify', 'old claim', 'supported',
+                 'https://a.example/', 'supported', 0.9)",
+        [],
+    )
+    .expect("old row");
+}
+
 #[tokio::test]
 async fn an_index_from_an_older_citecheck_is_migrated_and_keeps_its_rows() {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("audit.sqlite3");
-    {
-        // The index as the first schema version left it, with one row.
-        let conn = rusqlite::Connection::open(&path).expect("sqlite");
-        conn.execute_batch(schema::MIGRATIONS[0]).expect("v1");
-        conn.pragma_update(None, "user_version", 1)
-            .expect("version");
-        conn.execute(
-            "INSERT INTO citations (recorded_at, source, claim, overall, url, label, confidence)
-             VALUES ('2025-01-01T00:00:00Z', 'verify', 'old claim', 'supported',
-                     'https://a.example/', 'supported', 0.9)",
-            [],
-        )
-        .expect("old row");
-    }
+    // The index as the first schema version left it, with one row.
+    old_index(&path, 1);
     let store = AuditStore::open(&path).expect("migrates");
     let rows = store.query(AuditFilter::default()).await.expect("rows");
     assert_eq!(rows.len(), 1);
     assert_eq!(rows[0].claim, "old claim");
     assert_eq!(rows[0].crawl_cost, None);
+    let conn = rusqlite::Connection::open(&path).expect("sqlite");
+    let version: i64 = conn
+        .pragma_query_value(None, "user_version", |r| r.get(0))
+        .expect("version");
+    assert_eq!(version, schema::MIGRATIONS.len() as i64);
+}
+
+/// After an upgrade the reading commands read an index left by the previous citecheck: `audit`
+/// migrates it instead of refusing it until some writing command has run.
+#[test]
+fn the_audit_command_reads_an_index_from_an_older_citecheck() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("audit.sqlite3");
+    old_index(&path, schema::MIGRATIONS.len() - 1);
+    let out = citecheck(dir.path())
+        .args(["audit", "--format", "json", "--audit-db"])
+        .arg(&path)
+        .output()
+        .expect("runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("old claim"), "{stdout}");
     let conn = rusqlite::Connection::open(&path).expect("sqlite");
     let version: i64 = conn
         .pragma_query_value(None, "user_version", |r| r.get(0))

@@ -21,21 +21,14 @@ async fn a_url_cited_by_many_claims_is_fetched_once() {
         answers.push((url.as_str(), Answer::Page(article(EVEREST))));
     }
     let fetcher = FakeFetcher::new(answers);
-    let dir = tempfile::tempdir().expect("temp dir");
     let lines: Vec<String> = own
         .iter()
         .enumerate()
         .map(|(i, url)| record(&i.to_string(), WATER, &[shared, url]))
         .collect();
-    let input = write_input(dir.path(), "in.jsonl", &lines);
+    let input = Input::write(&lines);
 
-    let summary = execute(
-        &job(&input, dir.path()),
-        verifier(Arc::clone(&fetcher)),
-        never(),
-    )
-    .await
-    .expect("runs");
+    let summary = run_to_end(&input.job(), &fetcher).await;
 
     assert_eq!(fetcher.fetch_count(shared), 1);
     assert_eq!(fetcher.fetches().len(), 13);
@@ -55,19 +48,16 @@ async fn no_host_gets_more_fetches_at_once_than_the_per_host_limit() {
             .map(|u| (u.as_str(), Answer::Page(article(WATER))))
             .collect(),
     );
-    let dir = tempfile::tempdir().expect("temp dir");
     // Eight claims of two URLs each, four claims at once: up to eight fetches could overlap.
     let lines: Vec<String> = urls
         .chunks(2)
         .enumerate()
         .map(|(i, pair)| record(&i.to_string(), WATER, &[&pair[0], &pair[1]]))
         .collect();
-    let input = write_input(dir.path(), "in.jsonl", &lines);
-    let mut job = job(&input, dir.path());
+    let input = Input::write(&lines);
+    let mut job = input.job();
     job.per_host = 2;
-    execute(&job, verifier(Arc::clone(&fetcher)), never())
-        .await
-        .expect("runs");
+    run_to_end(&job, &fetcher).await;
     assert_eq!(fetcher.fetches().len(), 16);
     let max = fetcher.max_in_flight("busy.example");
     assert!((1..=2).contains(&max), "{max} fetches at once");
@@ -75,8 +65,7 @@ async fn no_host_gets_more_fetches_at_once_than_the_per_host_limit() {
 
 #[tokio::test]
 async fn bad_lines_are_counted_and_skipped_and_the_run_goes_on() {
-    let fetcher = FakeFetcher::new(vec![("https://a.example/w", Answer::Page(article(WATER)))]);
-    let dir = tempfile::tempdir().expect("temp dir");
+    let fetcher = water_fetcher();
     let lines = vec![
         record("1", WATER, &["https://a.example/w"]),
         "not json".to_string(),
@@ -87,13 +76,11 @@ async fn bad_lines_are_counted_and_skipped_and_the_run_goes_on() {
         r#"{"id": "4", "urls": ["https://a.example/w"]}"#.to_string(),
         record("5", WATER, &["https://a.example/w"]),
     ];
-    let input = write_input(dir.path(), "in.jsonl", &lines);
-    let summary = execute(&job(&input, dir.path()), verifier(fetcher), never())
-        .await
-        .expect("runs");
+    let input = Input::write(&lines);
+    let summary = run_to_end(&input.job(), &fetcher).await;
     assert_eq!(summary.bad_lines, 5);
     assert_eq!(summary.claims_verified, 2);
-    let mut ids = result_ids(&dir.path().join("results.jsonl"));
+    let mut ids = result_ids(&input.dir().join("results.jsonl"));
     ids.sort();
     assert_eq!(ids, vec!["1", "5"]);
 }
@@ -104,29 +91,20 @@ async fn resume_skips_ids_already_in_the_output_and_keeps_their_figures() {
         ("https://a.example/w", Answer::Page(article(WATER))),
         ("https://a.example/e", Answer::Page(article(EVEREST))),
     ]);
-    let dir = tempfile::tempdir().expect("temp dir");
     let first = vec![
         record("1", WATER, &["https://a.example/w"]),
         record("2", EVEREST, &["https://a.example/e"]),
     ];
-    let input = write_input(dir.path(), "in.jsonl", &first);
-    execute(
-        &job(&input, dir.path()),
-        verifier(Arc::clone(&fetcher)),
-        never(),
-    )
-    .await
-    .expect("first run");
+    let input = Input::write(&first);
+    run_to_end(&input.job(), &fetcher).await;
     fetcher.clear_fetches();
 
     let mut all = first.clone();
     all.push(record("3", WATER, &["https://a.example/gone"]));
-    let input = write_input(dir.path(), "in.jsonl", &all);
-    let mut again = job(&input, dir.path());
+    input.rewrite(&all);
+    let mut again = input.job();
     again.resume = true;
-    let summary = execute(&again, verifier(Arc::clone(&fetcher)), never())
-        .await
-        .expect("resumed run");
+    let summary = run_to_end(&again, &fetcher).await;
 
     assert_eq!(fetcher.fetches(), vec!["https://a.example/gone"]);
     assert_eq!(summary.claims_resumed, 2);
@@ -135,10 +113,10 @@ async fn resume_skips_ids_already_in_the_output_and_keeps_their_figures() {
     assert_eq!(summary.precision.supported, 2);
     assert_eq!(summary.precision.reachable, 2);
     // Claims are written as they finish, so the first run's two may come in either order.
-    let mut ids = result_ids(&dir.path().join("results.jsonl"));
+    let mut ids = result_ids(&input.dir().join("results.jsonl"));
     ids.sort();
     assert_eq!(ids, vec!["1", "2", "3"]);
-    let csv = std::fs::read_to_string(dir.path().join("report.csv")).expect("csv");
+    let csv = std::fs::read_to_string(input.dir().join("report.csv")).expect("csv");
     assert_eq!(
         csv.lines().filter(|l| l.starts_with("id,")).count(),
         1,
@@ -149,32 +127,23 @@ async fn resume_skips_ids_already_in_the_output_and_keeps_their_figures() {
 
 #[tokio::test]
 async fn a_torn_last_line_from_a_crash_is_dropped_and_its_claim_redone() {
-    let fetcher = FakeFetcher::new(vec![("https://a.example/w", Answer::Page(article(WATER)))]);
-    let dir = tempfile::tempdir().expect("temp dir");
+    let fetcher = water_fetcher();
     let lines = vec![
         record("1", WATER, &["https://a.example/w"]),
         record("2", WATER, &["https://a.example/w"]),
     ];
-    let input = write_input(dir.path(), "in.jsonl", &lines);
-    execute(
-        &job(&input, dir.path()),
-        verifier(Arc::clone(&fetcher)),
-        never(),
-    )
-    .await
-    .expect("first run");
-    let results = dir.path().join("results.jsonl");
+    let input = Input::write(&lines);
+    run_to_end(&input.job(), &fetcher).await;
+    let results = input.dir().join("results.jsonl");
     let text = std::fs::read_to_string(&results).expect("results");
     let first_line = text.lines().next().expect("a line").to_string();
     // Simulate a crash halfway through writing the second claim.
     std::fs::write(&results, format!("{first_line}\n{{\"id\": \"2\", \"cla")).expect("torn");
 
-    let mut again = job(&input, dir.path());
+    let mut again = input.job();
     again.resume = true;
     again.csv = None;
-    let summary = execute(&again, verifier(fetcher), never())
-        .await
-        .expect("resumed");
+    let summary = run_to_end(&again, &fetcher).await;
     assert_eq!(summary.claims_resumed, 1);
     assert_eq!(summary.claims_verified, 1);
     let ids = result_ids(&results);
@@ -192,36 +161,27 @@ async fn retry_failed_refetches_only_failed_fetches_not_dead_links() {
         (dead, Answer::Status(404)),
         (fine, Answer::Page(article(EVEREST))),
     ]);
-    let dir = tempfile::tempdir().expect("temp dir");
     let lines = vec![
         record("1", WATER, &[flaky, fine]),
         record("2", EVEREST, &[dead]),
         record("3", EVEREST, &[fine]),
     ];
-    let input = write_input(dir.path(), "in.jsonl", &lines);
-    let first = execute(
-        &job(&input, dir.path()),
-        verifier(Arc::clone(&fetcher)),
-        never(),
-    )
-    .await
-    .expect("first run");
+    let input = Input::write(&lines);
+    let first = run_to_end(&input.job(), &fetcher).await;
     assert_eq!(first.fetch_failures.get("http_503"), Some(&1));
     assert_eq!(first.dead_links.get("http_404"), Some(&1));
     fetcher.clear_fetches();
 
-    let mut retry = job(&input, dir.path());
+    let mut retry = input.job();
     retry.retry_failed = true;
-    let summary = execute(&retry, verifier(Arc::clone(&fetcher)), never())
-        .await
-        .expect("retry run");
+    let summary = run_to_end(&retry, &fetcher).await;
 
     assert_eq!(fetcher.fetches(), vec![flaky.to_string()]);
     assert_eq!(summary.claims_retried, 1);
     assert_eq!(summary.claims_resumed, 2);
     assert!(summary.fetch_failures.is_empty(), "{summary:?}");
     assert_eq!(summary.dead_links.get("http_404"), Some(&1));
-    let results = std::fs::read_to_string(dir.path().join("results.jsonl")).expect("results");
+    let results = std::fs::read_to_string(input.dir().join("results.jsonl")).expect("results");
     assert_eq!(results.lines().count(), 3);
     let claim1: citecheck::batch::output::BatchResult = results
         .lines()
@@ -231,7 +191,7 @@ async fn retry_failed_refetches_only_failed_fetches_not_dead_links() {
     assert_eq!(claim1.verdict.citations[0].label, Label::Supported);
     assert_eq!(claim1.verdict.citations[1].url, fine);
     assert_eq!(claim1.verdict.overall, Label::Supported);
-    let csv = std::fs::read_to_string(dir.path().join("report.csv")).expect("csv");
+    let csv = std::fs::read_to_string(input.dir().join("report.csv")).expect("csv");
     assert_eq!(csv.lines().count(), 1 + 4, "{csv}");
     assert!(!csv.contains("http_503"), "{csv}");
 }
@@ -246,35 +206,23 @@ async fn an_interrupted_retry_keeps_every_line_including_claims_in_flight() {
         (flaky, Answer::Status(503)),
         ("https://a.example/w", Answer::Page(article(WATER))),
     ]);
-    let dir = tempfile::tempdir().expect("temp dir");
     let lines = vec![
         record("1", WATER, &["https://a.example/w"]),
         record("2", WATER, &[flaky]),
         record("3", WATER, &[flaky, "https://a.example/w"]),
         record("4", WATER, &[flaky]),
     ];
-    let input = write_input(dir.path(), "in.jsonl", &lines);
-    execute(
-        &job(&input, dir.path()),
-        verifier(Arc::clone(&fetcher)),
-        never(),
-    )
-    .await
-    .expect("first run");
-    let results = dir.path().join("results.jsonl");
+    let input = Input::write(&lines);
+    run_to_end(&input.job(), &fetcher).await;
+    let results = input.dir().join("results.jsonl");
     let before = std::fs::read_to_string(&results).expect("results");
 
     // The retry: the flaky site now hangs, and Ctrl-C comes while claim 2 is in flight.
     fetcher.set(flaky, Answer::Hang(Arc::clone(&hang)));
-    let mut retry = job(&input, dir.path());
+    let mut retry = input.job();
     retry.retry_failed = true;
     retry.concurrency = 1;
-    let signal = Arc::clone(&hang);
-    let summary = execute(&retry, verifier(Arc::clone(&fetcher)), async move {
-        signal.notified().await
-    })
-    .await
-    .expect("stops cleanly");
+    let summary = run_until_notified(&retry, &fetcher, &hang).await;
     assert!(summary.interrupted);
     assert_eq!(summary.claims_retried, 0);
 
@@ -287,7 +235,7 @@ async fn an_interrupted_retry_keeps_every_line_including_claims_in_flight() {
     old.sort_unstable();
     new.sort_unstable();
     assert_eq!(old, new, "every line is kept byte for byte");
-    let csv = std::fs::read_to_string(dir.path().join("report.csv")).expect("csv");
+    let csv = std::fs::read_to_string(input.dir().join("report.csv")).expect("csv");
     assert_eq!(csv.lines().count(), 1 + 5, "{csv}");
 }
 
@@ -298,26 +246,20 @@ async fn an_interrupted_run_keeps_what_finished_and_resumes_from_there() {
         ("https://a.example/w", Answer::Page(article(WATER))),
         ("https://slow.example/x", Answer::Hang(Arc::clone(&hang))),
     ]);
-    let dir = tempfile::tempdir().expect("temp dir");
     let lines = vec![
         record("1", WATER, &["https://a.example/w"]),
         record("2", WATER, &["https://a.example/w"]),
         record("3", WATER, &["https://slow.example/x"]),
         record("4", WATER, &["https://a.example/w"]),
     ];
-    let input = write_input(dir.path(), "in.jsonl", &lines);
-    let mut first = job(&input, dir.path());
+    let input = Input::write(&lines);
+    let mut first = input.job();
     // One claim at a time: claims 1 and 2 finish, claim 3 hangs, and Ctrl-C comes while it does.
     first.concurrency = 1;
-    let signal = Arc::clone(&hang);
-    let summary = execute(&first, verifier(Arc::clone(&fetcher)), async move {
-        signal.notified().await
-    })
-    .await
-    .expect("stops cleanly");
+    let summary = run_until_notified(&first, &fetcher, &hang).await;
     assert!(summary.interrupted);
     assert_eq!(summary.claims_verified, 2);
-    let mut ids = result_ids(&dir.path().join("results.jsonl"));
+    let mut ids = result_ids(&input.dir().join("results.jsonl"));
     ids.sort();
     assert_eq!(
         ids,
@@ -326,22 +268,19 @@ async fn an_interrupted_run_keeps_what_finished_and_resumes_from_there() {
     );
 
     fetcher.set("https://slow.example/x", Answer::Page(article(WATER)));
-    let mut again = job(&input, dir.path());
+    let mut again = input.job();
     again.resume = true;
-    let summary = execute(&again, verifier(fetcher), never())
-        .await
-        .expect("resumes");
+    let summary = run_to_end(&again, &fetcher).await;
     assert!(!summary.interrupted);
     assert_eq!(summary.claims_verified, 2);
-    let mut ids = result_ids(&dir.path().join("results.jsonl"));
+    let mut ids = result_ids(&input.dir().join("results.jsonl"));
     ids.sort();
     assert_eq!(ids, vec!["1", "2", "3", "4"]);
 }
 
 #[tokio::test]
 async fn every_batch_claim_lands_in_the_audit_index_with_its_run_and_id() {
-    let fetcher = FakeFetcher::new(vec![("https://a.example/w", Answer::Page(article(WATER)))]);
-    let dir = tempfile::tempdir().expect("temp dir");
+    let fetcher = water_fetcher();
     let lines = vec![
         record(
             "a",
@@ -350,11 +289,11 @@ async fn every_batch_claim_lands_in_the_audit_index_with_its_run_and_id() {
         ),
         record("b", WATER, &["https://a.example/w"]),
     ];
-    let input = write_input(dir.path(), "in.jsonl", &lines);
+    let input = Input::write(&lines);
     let audit =
-        citecheck::audit::AuditStore::open(dir.path().join("audit.sqlite3")).expect("opens");
+        citecheck::audit::AuditStore::open(input.dir().join("audit.sqlite3")).expect("opens");
     execute(
-        &job(&input, dir.path()),
+        &input.job(),
         Stores::new(Some(audit.clone()), None).attach(verifier(fetcher)),
         never(),
     )
@@ -382,23 +321,20 @@ async fn every_batch_claim_lands_in_the_audit_index_with_its_run_and_id() {
 #[tokio::test]
 async fn the_reference_sample_through_the_binary() {
     let sample = SampleSite::start().await;
-    let dir = sample.dir.path().to_path_buf();
-    let input = sample.input.clone();
-    let out = tokio::task::spawn_blocking(move || {
-        citecheck(&dir)
-            .args(["batch"])
-            .arg(&input)
-            .arg("--out")
-            .arg(dir.join("report.csv"))
-            .arg("--jsonl")
-            .arg(dir.join("results.jsonl"))
-            .arg("--html")
-            .arg(dir.join("report.html"))
-            .output()
-            .expect("runs")
-    })
-    .await
-    .expect("joined");
+    let out = run_binary(
+        sample.dir.path(),
+        vec![
+            "batch".into(),
+            sample.input.clone().into(),
+            "--out".into(),
+            sample.path("report.csv").into(),
+            "--jsonl".into(),
+            sample.path("results.jsonl").into(),
+            "--html".into(),
+            sample.path("report.html").into(),
+        ],
+    )
+    .await;
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
@@ -456,21 +392,18 @@ async fn the_reference_sample_through_the_binary() {
 #[tokio::test]
 async fn existing_results_are_never_overwritten_by_accident() {
     let sample = SampleSite::start().await;
-    let dir = sample.dir.path().to_path_buf();
-    let input = sample.input.clone();
-    let results = dir.join("results.jsonl");
+    let results = sample.path("results.jsonl");
     std::fs::write(&results, "{\"id\": \"old\"}\n").expect("old results");
-    let out = tokio::task::spawn_blocking(move || {
-        citecheck(&dir)
-            .arg("batch")
-            .arg(&input)
-            .arg("--jsonl")
-            .arg(dir.join("results.jsonl"))
-            .output()
-            .expect("runs")
-    })
-    .await
-    .expect("joined");
+    let out = run_binary(
+        sample.dir.path(),
+        vec![
+            "batch".into(),
+            sample.input.clone().into(),
+            "--jsonl".into(),
+            results.clone().into(),
+        ],
+    )
+    .await;
     assert_eq!(out.status.code(), Some(3));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--resume"));
     assert_eq!(
@@ -481,8 +414,7 @@ async fn existing_results_are_never_overwritten_by_accident() {
 
 #[tokio::test]
 async fn an_html_report_is_written_even_without_a_jsonl_output() {
-    let fetcher = FakeFetcher::new(vec![("https://a.example/w", Answer::Page(article(WATER)))]);
-    let dir = tempfile::tempdir().expect("temp dir");
+    let fetcher = water_fetcher();
     let lines = vec![
         record("1", WATER, &["https://a.example/w"]),
         record(
@@ -492,15 +424,13 @@ async fn an_html_report_is_written_even_without_a_jsonl_output() {
         ),
         record("3", WATER, &["https://a.example/gone"]),
     ];
-    let input = write_input(dir.path(), "in.jsonl", &lines);
-    let mut job = job(&input, dir.path());
+    let input = Input::write(&lines);
+    let mut job = input.job();
     job.jsonl = None;
-    job.html = Some(dir.path().join("report.html"));
-    let summary = execute(&job, verifier(fetcher), never())
-        .await
-        .expect("runs");
+    job.html = Some(input.dir().join("report.html"));
+    let summary = run_to_end(&job, &fetcher).await;
     assert_eq!(summary.precision.total, 3);
-    let html = std::fs::read_to_string(dir.path().join("report.html")).expect("report");
+    let html = std::fs::read_to_string(input.dir().join("report.html")).expect("report");
     assert!(html.contains("id=\"citation-precision\">33.3%<"), "{html}");
     assert_eq!(html.matches("<tr class=\"cite\"").count(), 2);
     assert_eq!(html.matches("class=\"cite card\"").count(), 1);
@@ -508,17 +438,12 @@ async fn an_html_report_is_written_even_without_a_jsonl_output() {
 
 #[test]
 fn no_audit_keeps_nothing_and_the_summary_can_be_json() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let input = write_input(
-        dir.path(),
-        "in.jsonl",
-        &[record("1", WATER, &["http://127.0.0.1:9/refused"])],
-    );
-    let out = citecheck(dir.path())
+    let input = Input::write(&[record("1", WATER, &["http://127.0.0.1:9/refused"])]);
+    let out = citecheck(input.dir())
         .env("CITECHECK_NO_AUDIT", "1")
         .env("CITECHECK_FETCH_ATTEMPTS", "1")
         .args(["batch", "--format", "json"])
-        .arg(&input)
+        .arg(&input.path)
         .output()
         .expect("runs");
     assert_eq!(out.status.code(), Some(0));
@@ -526,6 +451,6 @@ fn no_audit_keeps_nothing_and_the_summary_can_be_json() {
     assert_eq!(summary["precision"]["total"], 1);
     assert_eq!(summary["precision"]["reachable"], 0);
     assert_eq!(summary["fetch_failures"]["connect_error"], 1);
-    assert!(!dir.path().join("audit.sqlite3").exists());
-    assert!(!dir.path().join("evidence").exists());
+    assert!(!input.dir().join("audit.sqlite3").exists());
+    assert!(!input.dir().join("evidence").exists());
 }

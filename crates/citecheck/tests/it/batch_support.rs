@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use async_trait::async_trait;
-use citecheck::batch::BatchJob;
+use citecheck::batch::{execute, BatchJob, Summary as BatchSummary};
 use citecheck_core::fetch::{FetchOutcome, Fetcher, Page, Rejection};
 use citecheck_core::judge::LocalJudge;
 use citecheck_core::rank::Bm25Ranker;
@@ -229,6 +229,71 @@ pub fn result_ids(path: &Path) -> Vec<String> {
                 .to_string()
         })
         .collect()
+}
+
+/// The page most batch tests cite: the water article.
+pub const WATER_URL: &str = "https://a.example/w";
+
+/// A fetcher that serves only [`WATER_URL`].
+pub fn water_fetcher() -> Arc<FakeFetcher> {
+    FakeFetcher::new(vec![(WATER_URL, Answer::Page(article(WATER)))])
+}
+
+/// A run's input: `in.jsonl` in a fresh temp dir, where the run's outputs go too.
+pub struct Input {
+    dir: tempfile::TempDir,
+    pub path: PathBuf,
+}
+
+impl Input {
+    pub fn write(lines: &[String]) -> Input {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = write_input(dir.path(), "in.jsonl", lines);
+        Input { dir, path }
+    }
+
+    /// Replaces the input's lines.
+    pub fn rewrite(&self, lines: &[String]) {
+        write_input(self.dir.path(), "in.jsonl", lines);
+    }
+
+    pub fn dir(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// [`job`] on this input, writing beside it.
+    pub fn job(&self) -> BatchJob {
+        job(&self.path, self.dir.path())
+    }
+}
+
+/// Runs `job` to its end (never interrupted) over `fetcher`, which the test keeps to inspect.
+pub async fn run_to_end(job: &BatchJob, fetcher: &Arc<FakeFetcher>) -> BatchSummary {
+    execute(job, verifier(Arc::clone(fetcher)), never())
+        .await
+        .expect("the run finishes")
+}
+
+/// Runs `job` over `fetcher` until `interrupt` is notified (a Ctrl-C).
+pub async fn run_until_notified(
+    job: &BatchJob,
+    fetcher: &Arc<FakeFetcher>,
+    interrupt: &Arc<tokio::sync::Notify>,
+) -> BatchSummary {
+    let interrupt = Arc::clone(interrupt);
+    execute(job, verifier(Arc::clone(fetcher)), async move {
+        interrupt.notified().await
+    })
+    .await
+    .expect("stops cleanly")
+}
+
+/// The built binary with `args`, in `dir` ([`citecheck`]), run off the async runtime.
+pub async fn run_binary(dir: &Path, args: Vec<std::ffi::OsString>) -> std::process::Output {
+    let dir = dir.to_path_buf();
+    tokio::task::spawn_blocking(move || citecheck(&dir).args(args).output().expect("runs"))
+        .await
+        .expect("joined")
 }
 
 /// Never resolves: a run that is not interrupted.

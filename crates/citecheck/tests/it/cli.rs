@@ -2,56 +2,28 @@
 //! checked for its output and its documented exit codes (0 all supported, 2 some citation not
 //! supported, 3 configuration or usage error).
 
-use std::path::PathBuf;
-
-use assert_cmd::Command;
-use citecheck::static_site::StaticSite;
 use predicates::str::contains;
 
+use crate::support_local::{json_output, offline_citecheck as citecheck, DemoSite};
+
 const WATER: &str = "Water boils at 100 degrees Celsius at sea level.";
+const ARTICLE: &str = "/articles/water-boiling-point";
 
-/// The demo site, served for as long as the returned runtime lives.
-fn site() -> (tokio::runtime::Runtime, StaticSite) {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
-        .enable_all()
-        .build()
-        .expect("runtime");
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("demo");
-    let site = runtime.block_on(StaticSite::serve(&root)).expect("site");
-    (runtime, site)
-}
-
-/// The binary with the lexical ranker (no model needed here), nothing written to the audit
-/// index, and no provider key inherited from the environment.
-fn citecheck() -> Command {
-    let mut cmd = Command::cargo_bin("citecheck").expect("binary built");
-    cmd.env("CITECHECK_NO_AUDIT", "1")
-        .env("CITECHECK_RANKER", "lexical")
-        .env_remove("JUDGE_PROVIDER")
-        .env_remove("OPENAI_API_KEY")
-        .env_remove("CITECHECK_ALLOW_PRIVATE_HOSTS");
-    cmd
+/// `verify` of [`WATER`] against these pages of the demo site, guard off: the JSON it prints,
+/// after checking its exit code.
+fn verify_on_demo_site(paths: &[&str], code: i32) -> serde_json::Value {
+    let site = DemoSite::start();
+    let mut cmd = citecheck();
+    cmd.args(["--allow-private-hosts", "verify", "--claim", WATER]);
+    for path in paths {
+        cmd.arg(site.url(path));
+    }
+    json_output(&mut cmd, code)
 }
 
 #[test]
 fn a_claim_every_citation_supports_exits_0_with_the_json_result() {
-    let (_rt, site) = site();
-    let article = format!("{}/articles/water-boiling-point", site.base_url());
-    let output = citecheck()
-        .args([
-            "--allow-private-hosts",
-            "verify",
-            "--claim",
-            WATER,
-            &article,
-        ])
-        .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
-    let json: serde_json::Value = serde_json::from_slice(&output).expect("stdout is JSON");
+    let json = verify_on_demo_site(&[ARTICLE], 0);
     assert_eq!(json["overall"], "supported");
     assert_eq!(json["citations"][0]["evidence_quote"], WATER);
     assert_eq!(json["citations"][0]["original_status"], 200);
@@ -59,24 +31,7 @@ fn a_claim_every_citation_supports_exits_0_with_the_json_result() {
 
 #[test]
 fn a_dead_citation_beside_a_supporting_one_exits_2_though_the_claim_is_supported() {
-    let (_rt, site) = site();
-    let article = format!("{}/articles/water-boiling-point", site.base_url());
-    let gone = format!("{}/old-report", site.base_url());
-    let output = citecheck()
-        .args([
-            "--allow-private-hosts",
-            "verify",
-            "--claim",
-            WATER,
-            &article,
-            &gone,
-        ])
-        .assert()
-        .code(2)
-        .get_output()
-        .stdout
-        .clone();
-    let json: serde_json::Value = serde_json::from_slice(&output).expect("stdout is JSON");
+    let json = verify_on_demo_site(&[ARTICLE, "/old-report"], 2);
     assert_eq!(json["overall"], "supported");
     assert_eq!(json["citations"][1]["label"], "unreachable");
     assert_eq!(json["citations"][1]["reason"], "http_404");
@@ -84,8 +39,7 @@ fn a_dead_citation_beside_a_supporting_one_exits_2_though_the_claim_is_supported
 
 #[test]
 fn a_contradiction_exits_2_and_reads_well_as_text() {
-    let (_rt, site) = site();
-    let article = format!("{}/articles/water-boiling-point", site.base_url());
+    let site = DemoSite::start();
     citecheck()
         .args([
             "--allow-private-hosts",
@@ -94,7 +48,7 @@ fn a_contradiction_exits_2_and_reads_well_as_text() {
             "text",
             "--claim",
             "Water boils at 50 degrees Celsius at sea level.",
-            &article,
+            &site.url(ARTICLE),
         ])
         .assert()
         .code(2)
@@ -104,10 +58,9 @@ fn a_contradiction_exits_2_and_reads_well_as_text() {
 
 #[test]
 fn with_the_guard_on_a_loopback_citation_is_refused_unfetched() {
-    let (_rt, site) = site();
-    let article = format!("{}/articles/water-boiling-point", site.base_url());
+    let site = DemoSite::start();
     citecheck()
-        .args(["verify", "--claim", WATER, &article])
+        .args(["verify", "--claim", WATER, &site.url(ARTICLE)])
         .assert()
         .code(2)
         .stdout(contains("blocked_address"));
@@ -115,37 +68,39 @@ fn with_the_guard_on_a_loopback_citation_is_refused_unfetched() {
 
 #[test]
 fn usage_and_configuration_errors_exit_3_naming_the_problem() {
-    citecheck()
-        .args(["verify", "--claim", WATER, "ftp://example.com/file"])
-        .assert()
-        .code(3)
-        .stderr(contains("ftp://example.com/file"));
-    citecheck()
-        .args(["verify", "--claim", WATER, "not a url"])
-        .assert()
-        .code(3)
-        .stderr(contains("not a url"));
-    citecheck()
-        .args(["verify", "--claim", "  ", "https://example.com/"])
-        .assert()
-        .code(3)
-        .stderr(contains("claim"));
-    citecheck()
-        .args(["verify", "--no-such-flag"])
-        .assert()
-        .code(3);
-    citecheck()
-        .args([
-            "--top-k",
-            "0",
-            "verify",
-            "--claim",
-            WATER,
-            "https://example.com/",
-        ])
-        .assert()
-        .code(3)
-        .stderr(contains("top k"));
+    // The arguments, and what stderr must mention (if anything).
+    let cases: [(&[&str], Option<&str>); 5] = [
+        (
+            &["verify", "--claim", WATER, "ftp://example.com/file"],
+            Some("ftp://example.com/file"),
+        ),
+        (
+            &["verify", "--claim", WATER, "not a url"],
+            Some("not a url"),
+        ),
+        (
+            &["verify", "--claim", "  ", "https://example.com/"],
+            Some("claim"),
+        ),
+        (&["verify", "--no-such-flag"], None),
+        (
+            &[
+                "--top-k",
+                "0",
+                "verify",
+                "--claim",
+                WATER,
+                "https://example.com/",
+            ],
+            Some("top k"),
+        ),
+    ];
+    for (args, mention) in cases {
+        let assert = citecheck().args(args).assert().code(3);
+        if let Some(mention) = mention {
+            assert.stderr(contains(mention));
+        }
+    }
 }
 
 #[test]

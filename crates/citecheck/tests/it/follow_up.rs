@@ -5,7 +5,6 @@
 
 use std::collections::HashMap;
 use std::net::{Ipv4Addr, SocketAddr};
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
@@ -13,26 +12,20 @@ use assert_cmd::Command;
 use axum::extract::{Query, State};
 use axum::routing::get;
 use axum::Router;
-use citecheck::static_site::StaticSite;
+
+use crate::support_local::DemoSite;
 
 const WATER: &str = "Water boils at 100 degrees Celsius at sea level.";
 
 struct World {
-    _runtime: tokio::runtime::Runtime,
-    site: StaticSite,
+    site: DemoSite,
     archive: SocketAddr,
     queries: Arc<AtomicUsize>,
 }
 
 /// The demo site and a mock archive that holds one capture: of `{site}/articles/gone`.
 fn world() -> World {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
-        .enable_all()
-        .build()
-        .expect("runtime");
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("demo");
-    let site = runtime.block_on(StaticSite::serve(&root)).expect("site");
+    let site = DemoSite::start();
     let captured = format!("{}/articles/gone", site.base_url());
     let queries = Arc::new(AtomicUsize::new(0));
     let state = (captured, Arc::clone(&queries));
@@ -72,7 +65,7 @@ fn world() -> World {
             ),
         )
         .with_state(state);
-    let archive = runtime.block_on(async {
+    let archive = site.runtime().block_on(async {
         let listener = tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
             .await
             .expect("binds");
@@ -83,7 +76,6 @@ fn world() -> World {
         addr
     });
     World {
-        _runtime: runtime,
         site,
         archive,
         queries,

@@ -1,6 +1,7 @@
 //! The citecheck binary crate's integration tests: one test binary, split by feature.
 
 mod answer;
+mod answer_limits;
 mod audit;
 mod batch;
 mod batch_support;
@@ -12,6 +13,7 @@ mod follow_up;
 mod model;
 mod pdf;
 mod queue;
+mod queue_audit;
 mod queue_support;
 mod report;
 mod server;

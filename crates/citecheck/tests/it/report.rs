@@ -207,7 +207,7 @@ async fn the_audit_index_gives_the_same_figures_as_the_results_file() {
             .expect("recorded");
     }
     let from_audit = report::totals(&Source::Audit(
-        store,
+        Box::new(store),
         Box::new(AuditFilter {
             run_id: Some("r".into()),
             ..AuditFilter::default()
@@ -254,7 +254,7 @@ fn the_report_command_writes_the_file_from_results() {
 }
 
 /// The Chromium binary, if installed.
-fn chromium() -> Option<PathBuf> {
+pub fn chromium() -> Option<PathBuf> {
     ["chromium", "chromium-browser", "google-chrome"]
         .iter()
         .find_map(|name| {
@@ -266,7 +266,7 @@ fn chromium() -> Option<PathBuf> {
         })
 }
 
-fn headless(chrome: &Path, profile: &Path) -> Command {
+pub fn headless(chrome: &Path, profile: &Path) -> Command {
     let mut cmd = Command::new(chrome);
     cmd.args([
         "--headless",

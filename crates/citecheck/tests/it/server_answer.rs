@@ -17,8 +17,7 @@ use serde_json::{json, Value};
 
 use crate::server_support::{error_of, send};
 
-/// The service as `citecheck serve` assembles it (the answer scope's fetcher wrapper included),
-/// with the guard off for the loopback site.
+/// The service as `citecheck serve` assembles it, with the guard off for the loopback site.
 fn app() -> axum::Router {
     let options = FetchOptions {
         guard: GuardPolicy {
@@ -31,8 +30,7 @@ fn app() -> axum::Router {
         Arc::new(DirectFetcher::new(options).expect("fetcher")),
         Arc::new(Bm25Ranker),
         Arc::new(LocalJudge::default()),
-    )
-    .map_fetcher(citecheck::answer::scoped_fetcher);
+    );
     server::router(AppState::new(Ok(builder), &ServerConfig::default()).expect("state"))
 }
 
@@ -141,4 +139,58 @@ async fn the_openapi_document_describes_the_answer_route() {
             "{schema}"
         );
     }
+}
+
+async fn metrics_text(app: &axum::Router) -> String {
+    let response = tower::ServiceExt::oneshot(
+        app.clone(),
+        Request::get("/metrics")
+            .body(Body::empty())
+            .expect("request"),
+    )
+    .await
+    .expect("infallible");
+    assert_eq!(response.status(), StatusCode::OK);
+    let bytes = axum::body::to_bytes(response.into_body(), 1 << 20)
+        .await
+        .expect("body");
+    String::from_utf8(bytes.to_vec()).expect("utf-8")
+}
+
+#[tokio::test]
+async fn metrics_count_answers_their_statements_refusals_and_latency() {
+    let site = StaticSite::serve(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("demo"))
+        .await
+        .expect("site");
+    let app = app();
+    let markdown = fixture("markdown.md", &site);
+    let (status, _, body) = send(&app, post(json!({"answer": markdown}))).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let (status, _, _) = send(&app, post(json!({"answer": "No citation here."}))).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    let (status, _, _) = send(&app, post(json!({"answer": "x".repeat(50_001)}))).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+
+    let text = metrics_text(&app).await;
+    for line in [
+        "citecheck_http_requests_total{route=\"/verify-answer\",method=\"POST\",status=\"200\"} 1",
+        "citecheck_http_requests_total{route=\"/verify-answer\",method=\"POST\",status=\"422\"} 2",
+        "citecheck_http_request_duration_seconds_count{route=\"/verify-answer\"} 3",
+        "citecheck_answers_total{overall=\"contradicted\"} 1",
+        "citecheck_answer_statements_total{overall=\"supported\"} 1",
+        "citecheck_answer_statements_total{overall=\"contradicted\"} 1",
+        "citecheck_answer_statements_total{overall=\"unreachable\"} 2",
+        "citecheck_answer_errors_total{code=\"no_citations\"} 1",
+        "citecheck_answer_errors_total{code=\"answer_too_long\"} 1",
+        "citecheck_citations_total{label=\"supported\",reason=\"none\"} 1",
+        "citecheck_citations_total{label=\"unreachable\",reason=\"http_404\"} 2",
+        "citecheck_verifications_in_flight 0",
+        // Three distinct URLs, the article cited by two statements: one real fetch each.
+        "citecheck_fetches_total{fetcher=\"direct\",outcome=\"page\"} 1",
+        "citecheck_fetches_total{fetcher=\"direct\",outcome=\"http_404\"} 2",
+    ] {
+        assert!(text.contains(line), "missing {line} in\n{text}");
+    }
+    // /verify's claim counter is its own: statements are not counted twice.
+    assert!(!text.contains("citecheck_claims_total{"), "{text}");
 }

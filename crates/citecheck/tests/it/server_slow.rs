@@ -6,10 +6,12 @@ use std::time::Duration;
 use axum::body::Bytes;
 use axum::routing::{get, post};
 use axum::Router;
-use citecheck::server::connections::{self, ConnectionLimits};
+use citecheck::server::connections::ConnectionLimits;
 use citecheck::server::Drained;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
+
+use crate::server_support::LiveServer;
 
 const WAIT: Duration = Duration::from_secs(10);
 
@@ -22,31 +24,19 @@ fn limits() -> ConnectionLimits {
     }
 }
 
-struct Live {
-    addr: std::net::SocketAddr,
-    stop: tokio::sync::oneshot::Sender<()>,
-    done: tokio::task::JoinHandle<std::io::Result<Drained>>,
-}
-
-async fn start(limits: ConnectionLimits) -> Live {
+/// A server with a health route and an echo route, under `limits`.
+async fn start(limits: ConnectionLimits) -> LiveServer {
     let app = Router::new()
         .route("/health", get(|| async { "ok" }))
         .route("/echo", post(|body: Bytes| async move { body }));
-    let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
-        .await
-        .expect("bind");
-    let addr = listener.local_addr().expect("addr");
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let done = tokio::spawn(connections::serve(
-        listener,
-        app,
-        limits,
-        async move {
-            let _ = stopped.await;
-        },
-        Duration::from_secs(1),
-    ));
-    Live { addr, stop, done }
+    LiveServer::start_with_limits(app, limits, Duration::from_secs(1)).await
+}
+
+/// Connects to `live` and sends `bytes`, which need not be a whole request.
+async fn send(live: &LiveServer, bytes: &[u8]) -> TcpStream {
+    let mut stream = TcpStream::connect(live.addr).await.expect("connect");
+    stream.write_all(bytes).await.expect("write");
+    stream
 }
 
 /// Reads until the server closes the connection (or WAIT passes); returns what it sent.
@@ -62,11 +52,7 @@ async fn read_to_close(stream: &mut TcpStream) -> Option<Vec<u8>> {
 #[tokio::test]
 async fn a_client_that_never_finishes_its_headers_is_disconnected() {
     let live = start(limits()).await;
-    let mut stream = TcpStream::connect(live.addr).await.expect("connect");
-    stream
-        .write_all(b"GET /health HTTP/1.1\r\nHost: x\r\nX-Slow: ")
-        .await
-        .expect("write");
+    let mut stream = send(&live, b"GET /health HTTP/1.1\r\nHost: x\r\nX-Slow: ").await;
     let got = read_to_close(&mut stream).await;
     assert!(got.is_some(), "the half-sent request was held open");
 }
@@ -74,11 +60,7 @@ async fn a_client_that_never_finishes_its_headers_is_disconnected() {
 #[tokio::test]
 async fn an_idle_keep_alive_connection_is_closed() {
     let live = start(limits()).await;
-    let mut stream = TcpStream::connect(live.addr).await.expect("connect");
-    stream
-        .write_all(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
-        .await
-        .expect("write");
+    let mut stream = send(&live, b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n").await;
     let got = read_to_close(&mut stream).await.expect("closed when idle");
     let text = String::from_utf8_lossy(&got);
     assert!(text.starts_with("HTTP/1.1 200"), "{text}");
@@ -87,11 +69,11 @@ async fn an_idle_keep_alive_connection_is_closed() {
 #[tokio::test]
 async fn a_body_sent_a_byte_at_a_time_is_cut_off_at_the_body_timeout() {
     let live = start(limits()).await;
-    let mut stream = TcpStream::connect(live.addr).await.expect("connect");
-    stream
-        .write_all(b"POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n")
-        .await
-        .expect("write");
+    let mut stream = send(
+        &live,
+        b"POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n",
+    )
+    .await;
     let trickle = async {
         // Each byte well within any per-read timeout; the whole far past the body's.
         for _ in 0..100 {
@@ -121,11 +103,11 @@ async fn half_open_connections_past_the_maximum_do_not_starve_health() {
     }
     // The half-open connections hold every slot until the header timeout frees them.
     let health = async {
-        let mut stream = TcpStream::connect(live.addr).await.expect("connect");
-        stream
-            .write_all(b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-            .await
-            .expect("write");
+        let mut stream = send(
+            &live,
+            b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+        )
+        .await;
         read_to_close(&mut stream).await
     };
     let got = health.await.expect("health answered");
@@ -135,11 +117,7 @@ async fn half_open_connections_past_the_maximum_do_not_starve_health() {
 #[tokio::test]
 async fn http2_prior_knowledge_is_not_spoken() {
     let live = start(limits()).await;
-    let mut stream = TcpStream::connect(live.addr).await.expect("connect");
-    stream
-        .write_all(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n")
-        .await
-        .expect("write");
+    let mut stream = send(&live, b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n").await;
     let got = read_to_close(&mut stream).await.expect("closed");
     // An HTTP/2 server would answer with a SETTINGS frame (type 0x4 in the fourth byte).
     assert!(
@@ -151,15 +129,11 @@ async fn http2_prior_knowledge_is_not_spoken() {
 
 #[tokio::test]
 async fn shutdown_closes_idle_connections_and_reports_everything_drained() {
-    let live = start(limits()).await;
-    let mut stream = TcpStream::connect(live.addr).await.expect("connect");
-    stream
-        .write_all(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
-        .await
-        .expect("write");
+    let mut live = start(limits()).await;
+    let mut stream = send(&live, b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n").await;
     let mut head = [0u8; 12];
     stream.read_exact(&mut head).await.expect("an answer");
-    let _ = live.stop.send(());
+    live.shut_down();
     let drained = tokio::time::timeout(WAIT, live.done)
         .await
         .expect("stopped in time")

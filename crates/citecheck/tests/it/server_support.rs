@@ -15,6 +15,7 @@ use citecheck_core::rank::Bm25Ranker;
 use citecheck_core::{
     Fetcher, Judge, JudgeInfo, Label, Reason, TokenUsage, Verifier, VerifierBuilder,
 };
+use futures::future::BoxFuture;
 use tokio::sync::{mpsc, Semaphore};
 use tower::ServiceExt;
 
@@ -209,6 +210,7 @@ pub fn error_of(body: &serde_json::Value) -> (String, String) {
 
 /// A real server on 127.0.0.1 at a free port, stopped by sending on `stop`.
 pub struct LiveServer {
+    pub addr: std::net::SocketAddr,
     pub base: String,
     pub stop: Option<tokio::sync::oneshot::Sender<()>>,
     pub done: tokio::task::JoinHandle<std::io::Result<server::Drained>>,
@@ -216,20 +218,51 @@ pub struct LiveServer {
 
 impl LiveServer {
     pub async fn start(app: Router, grace: std::time::Duration) -> LiveServer {
+        LiveServer::start_recording(app, grace, None).await
+    }
+
+    /// [`LiveServer::start`], finishing `writer` within the grace period at shutdown.
+    pub async fn start_recording(
+        app: Router,
+        grace: std::time::Duration,
+        writer: Option<server::audit_writer::AuditWriter>,
+    ) -> LiveServer {
+        LiveServer::spawn(|listener, stopped| {
+            server::serve_recording(listener, app, stopped, grace, writer)
+        })
+        .await
+    }
+
+    /// [`LiveServer::start`] with these connection limits instead of the defaults.
+    pub async fn start_with_limits(
+        app: Router,
+        limits: server::connections::ConnectionLimits,
+        grace: std::time::Duration,
+    ) -> LiveServer {
+        LiveServer::spawn(|listener, stopped| {
+            server::connections::serve(listener, app, limits, stopped, grace)
+        })
+        .await
+    }
+
+    /// Binds a free port on 127.0.0.1 and serves on it what `serve` makes of the listener and
+    /// the shutdown signal.
+    async fn spawn<S, F>(serve: S) -> LiveServer
+    where
+        S: FnOnce(tokio::net::TcpListener, BoxFuture<'static, ()>) -> F,
+        F: std::future::Future<Output = std::io::Result<server::Drained>> + Send + 'static,
+    {
         let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
             .await
             .expect("bind");
         let addr = listener.local_addr().expect("addr");
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        let done = tokio::spawn(server::serve(
-            listener,
-            app,
-            async move {
-                let _ = stopped.await;
-            },
-            grace,
-        ));
+        let stopped: BoxFuture<'static, ()> = Box::pin(async move {
+            let _ = stopped.await;
+        });
+        let done = tokio::spawn(serve(listener, stopped));
         LiveServer {
+            addr,
             base: format!("http://{addr}"),
             stop: Some(stop),
             done,

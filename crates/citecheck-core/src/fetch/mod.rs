@@ -11,11 +11,15 @@ pub mod address;
 pub mod charset;
 pub mod crawlbase;
 pub mod direct;
+pub mod escalate;
 pub mod interpret;
+pub mod render;
 pub mod resolve;
 
 pub use crawlbase::{CrawlbaseConfig, CrawlbaseError, CrawlbaseFetcher};
 pub use direct::{DirectFetcher, FetchOptions};
+pub use escalate::Escalation;
+pub use render::{RenderError, RenderFetcher, RenderedPage, Renderer};
 
 /// A page that was read and is worth judging.
 #[derive(Debug, Clone, PartialEq)]

@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use futures::future::BoxFuture;
 use thiserror::Error;
+use url::{Host, Url};
 
 use super::address::{classify, AddressClass};
 
@@ -136,6 +137,61 @@ impl GuardPolicy {
     }
 }
 
+/// Why [`check_url`] refuses a URL.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum UrlRefusal {
+    #[error("the scheme `{0}` is not fetched")]
+    Scheme(String),
+    #[error("the URL has no host")]
+    NoHost,
+    #[error(transparent)]
+    Address(#[from] ResolveError),
+}
+
+/// The guard's verdict on a whole URL, for a client that resolves names itself (a browser):
+/// the scheme must be http(s), and a literal address or every address the name resolves to
+/// must pass [`GuardPolicy::refusal`]. Stricter than [`GuardedResolver`], which may drop the
+/// refused addresses of a name and connect to the rest: a browser would not drop them.
+///
+/// Exemptions are the direct fetcher's: the policy off, or the host (as written in the URL,
+/// or as the bare address) among `allowed_hosts`.
+pub async fn check_url(
+    policy: &GuardPolicy,
+    resolver: &dyn HostResolver,
+    url: &Url,
+) -> Result<(), UrlRefusal> {
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(UrlRefusal::Scheme(url.scheme().to_string()));
+    }
+    let host = url.host().ok_or(UrlRefusal::NoHost)?;
+    let host_text = url.host_str().unwrap_or_default();
+    let ips = match host {
+        Host::Domain(name) => {
+            if policy.is_exempt(name) {
+                return Ok(());
+            }
+            resolver.lookup(name).await?
+        }
+        Host::Ipv4(ip) => vec![IpAddr::V4(ip)],
+        Host::Ipv6(ip) => vec![IpAddr::V6(ip)],
+    };
+    let bare = host_text.trim_start_matches('[').trim_end_matches(']');
+    if policy.is_exempt(host_text) || policy.is_exempt(bare) {
+        return Ok(());
+    }
+    if ips.is_empty() {
+        return Err(ResolveError::NoSuchDomain {
+            host: bare.to_string(),
+        }
+        .into());
+    }
+    match ips.into_iter().find_map(|ip| policy.refusal(bare, ip)) {
+        Some(refusal) => Err(refusal.into()),
+        None => Ok(()),
+    }
+}
+
 /// The resolver handed to the HTTP client: looks up, then drops refused addresses.
 pub struct GuardedResolver {
     pub inner: Arc<dyn HostResolver>,
@@ -202,5 +258,54 @@ mod tests {
         assert!(policy.refusal("other", loopback).is_some());
         policy.enabled = false;
         assert!(policy.refusal("other", loopback).is_none());
+    }
+
+    fn check(policy: &GuardPolicy, url: &str) -> Result<(), UrlRefusal> {
+        let resolver = StaticResolver::new()
+            .with("public.test", &["93.184.216.34".parse().expect("ip")])
+            .with(
+                "mixed.test",
+                &[
+                    "93.184.216.34".parse().expect("ip"),
+                    "10.0.0.1".parse().expect("ip"),
+                ],
+            )
+            .with("localhost", &["127.0.0.1".parse().expect("ip")]);
+        let url = Url::parse(url).expect("test URLs parse");
+        futures::executor::block_on(check_url(policy, &resolver, &url))
+    }
+
+    #[test]
+    fn whole_urls_are_checked_by_scheme_literal_address_and_every_resolved_address() {
+        let mut policy = GuardPolicy::default();
+        policy.allowed_hosts.insert("127.0.0.1".into());
+        assert_eq!(check(&policy, "http://public.test/a"), Ok(()));
+        assert_eq!(check(&policy, "https://127.0.0.1:9/x"), Ok(()));
+        for refused in [
+            "http://10.0.0.1/",
+            "http://169.254.169.254/latest/meta-data/",
+            "http://127.0.0.2:8080/",
+            "http://[::1]/",
+            "http://localhost:1234/",
+            "http://mixed.test/",
+        ] {
+            assert!(
+                matches!(
+                    check(&policy, refused),
+                    Err(UrlRefusal::Address(ResolveError::Blocked { .. }))
+                ),
+                "{refused}"
+            );
+        }
+        assert_eq!(
+            check(&policy, "ftp://public.test/"),
+            Err(UrlRefusal::Scheme("ftp".into()))
+        );
+        assert!(matches!(
+            check(&policy, "http://missing.test/"),
+            Err(UrlRefusal::Address(ResolveError::NoSuchDomain { .. }))
+        ));
+        policy.enabled = false;
+        assert_eq!(check(&policy, "http://10.0.0.1/"), Ok(()));
     }
 }

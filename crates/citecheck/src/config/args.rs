@@ -51,6 +51,26 @@ pub struct GlobalArgs {
     #[arg(long, global = true, env = "FETCHER", value_name = "FETCHER")]
     pub fetcher: Option<String>,
 
+    /// Render pages that need JavaScript in a local browser: off (the default) or chromium
+    /// (headless Chromium, tried after the direct fetch ends `needs_javascript` and before
+    /// Crawlbase; every request it makes passes the address guard).
+    #[arg(long, global = true, env = "CITECHECK_RENDER", value_name = "RENDERER")]
+    pub render: Option<String>,
+
+    /// The Chromium executable for --render chromium (default: chromium, chromium-browser or
+    /// google-chrome on the PATH).
+    #[arg(long, global = true, env = "CITECHECK_CHROMIUM", value_name = "PATH")]
+    pub chromium: Option<std::path::PathBuf>,
+
+    /// Seconds allowed for rendering one page (starting the browser included) [default: 15].
+    #[arg(
+        long,
+        global = true,
+        env = "CITECHECK_RENDER_TIMEOUT",
+        value_name = "SECS"
+    )]
+    pub render_timeout: Option<f64>,
+
     /// How passages are ranked against the claim: embedding (the default: all-MiniLM-L6-v2
     /// in-process; its files are fetched on first use when missing) or lexical (BM25, no model).
     #[arg(long, global = true, env = "CITECHECK_RANKER", value_name = "RANKER")]

@@ -87,6 +87,14 @@ pub struct FetchSection {
     pub allow_private_hosts: Option<bool>,
     pub allowed_hosts: Option<Vec<String>>,
     pub read_pdfs: Option<bool>,
+    /// `chromium` renders `needs_javascript` pages locally (as `--render`).
+    pub render: Option<String>,
+    /// The Chromium executable (as `--chromium`).
+    pub chromium: Option<PathBuf>,
+    /// Seconds allowed for one render (as `--render-timeout`).
+    pub render_timeout_secs: Option<f64>,
+    /// Renders in flight at once.
+    pub render_concurrency: Option<usize>,
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -25,7 +25,7 @@ pub use file::{
     JudgeSection, PipelineSection, QueueSection, ServerSection,
 };
 pub use pipeline::{
-    ArchiveSettings, CrawlbaseEnv, FetcherKind, JudgeProvider, RankerKind, Settings,
+    ArchiveSettings, CrawlbaseEnv, FetcherKind, JudgeProvider, RankerKind, RenderSettings, Settings,
 };
 pub use queue::QueueArg;
 
@@ -74,6 +74,9 @@ pub enum ConfigError {
     Judge(#[source] JudgeConfigError),
     #[error("the Crawlbase fetcher is misconfigured")]
     Crawlbase(#[source] CrawlbaseError),
+    /// `--render chromium` without a usable browser (none found, a wrong `--chromium` path).
+    #[error("the local renderer cannot start")]
+    Render(#[source] citecheck_render::SetupError),
     /// A service the command needs cannot be used (the PostgreSQL queue: unreachable, a bad
     /// URL, a schema too new). Boxed so that this module depends on none of them.
     #[error("{what} is unavailable")]

@@ -9,6 +9,7 @@ use std::collections::HashSet;
 
 use citecheck_core::archive::{self, ArchiveClient, ArchiveOptions};
 use citecheck_core::fetch::direct::{self, FetchOptions};
+use citecheck_core::fetch::render;
 use citecheck_core::fetch::resolve::GuardPolicy;
 use citecheck_core::judge::{LlmJudgeConfig, LlmProvider, SecretString};
 use citecheck_core::pdf::PdfLimits;
@@ -54,6 +55,16 @@ impl std::fmt::Debug for CrawlbaseEnv {
             .field("api_url", &self.api_url)
             .finish()
     }
+}
+
+/// The local renderer (`--render chromium`), when enabled. The executable is looked for when
+/// the engine is built, so that a missing browser is a configuration error there.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RenderSettings {
+    /// `--chromium` / `CITECHECK_CHROMIUM` / `[fetch] chromium`; `None` searches the PATH.
+    pub chromium: Option<std::path::PathBuf>,
+    pub deadline: std::time::Duration,
+    pub concurrency: usize,
 }
 
 /// Which ranker to use.
@@ -116,6 +127,8 @@ pub struct Settings {
     pub llm: Option<LlmJudgeConfig>,
     /// Crawlbase's tokens and endpoint (used by `--fetcher crawlbase` and by replay).
     pub crawlbase: CrawlbaseEnv,
+    /// The local JavaScript renderer (`None`: off).
+    pub render: Option<RenderSettings>,
     /// Asking the web archive about dead links (`None`: off).
     pub archive: Option<ArchiveSettings>,
     /// Bounds on one whole answer (`citecheck answer`, `POST /verify-answer`).
@@ -336,8 +349,49 @@ impl Settings {
                 api_url: env("CRAWLBASE_API_URL"),
             },
             archive: archive_settings(args, file)?,
+            render: render_settings(args, file)?,
         })
     }
+}
+
+/// The local renderer, off unless `--render chromium` (or `CITECHECK_RENDER`, `[fetch] render`).
+fn render_settings(
+    args: &GlobalArgs,
+    file: &FileConfig,
+) -> Result<Option<RenderSettings>, ConfigError> {
+    let choice = args
+        .render
+        .clone()
+        .or_else(|| file.fetch.render.clone())
+        .unwrap_or_else(|| "off".to_string());
+    match choice.trim().to_ascii_lowercase().as_str() {
+        "off" | "none" | "" => return Ok(None),
+        "chromium" => {}
+        other => {
+            return Err(ConfigError::Unknown {
+                setting: "renderer",
+                value: other.to_string(),
+                flags: "CITECHECK_RENDER / --render",
+                expected: "off or chromium",
+            })
+        }
+    }
+    Ok(Some(RenderSettings {
+        chromium: args
+            .chromium
+            .clone()
+            .or_else(|| file.fetch.chromium.clone()),
+        deadline: seconds(
+            "render timeout",
+            args.render_timeout.or(file.fetch.render_timeout_secs),
+            render::DEFAULT_RENDER_DEADLINE,
+        )?,
+        concurrency: at_least_one(
+            "render concurrency",
+            file.fetch.render_concurrency,
+            render::DEFAULT_RENDER_CONCURRENCY,
+        )?,
+    }))
 }
 
 /// The archive lookup, on unless `--no-archive` or `[archive] enabled = false`. Its requests

@@ -15,6 +15,7 @@ mod pdf;
 mod queue;
 mod queue_audit;
 mod queue_support;
+mod render;
 mod report;
 mod server;
 mod server_answer;

@@ -30,6 +30,7 @@ pub mod files;
 mod kernels;
 mod model;
 mod ranker;
+pub mod sentences;
 pub mod threads;
 pub mod tokenize;
 

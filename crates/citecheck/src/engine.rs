@@ -49,9 +49,9 @@ pub fn build_verifier(settings: &Settings) -> Result<Verifier, AppError> {
 /// fetches) its model here; call from `spawn_blocking` inside an async context.
 pub fn build(settings: &Settings) -> Result<Engine, AppError> {
     // Cheap checks first: a missing key should be reported before a model is loaded.
-    let judge: Arc<dyn Judge> = match (&settings.judge, &settings.llm) {
-        (JudgeProvider::Llm(_), Some(config)) => build_llm_judge(config)?,
-        _ => Arc::new(LocalJudge::default()),
+    let llm_judge: Option<Arc<dyn Judge>> = match (&settings.judge, &settings.llm) {
+        (JudgeProvider::Llm(_), Some(config)) => Some(build_llm_judge(config)?),
+        _ => None,
     };
     // The escalation order (README, "JavaScript pages"): the direct fetch, then the local
     // renderer if enabled, then Crawlbase if configured. Without the renderer Crawlbase stays
@@ -94,6 +94,9 @@ pub fn build(settings: &Settings) -> Result<Engine, AppError> {
             Arc::new(chain)
         }
     };
+    // The local judge reads sentences for meaning with the embedding model when it is loaded
+    // for ranking anyway; with the lexical ranker it reads words only.
+    let mut local = LocalJudge::default();
     let ranker: Arc<dyn Ranker> = match settings.ranker {
         RankerKind::Lexical => Arc::new(Bm25Ranker),
         RankerKind::Embedding => {
@@ -106,12 +109,15 @@ pub fn build(settings: &Settings) -> Result<Engine, AppError> {
             if let Some(dir) = &options.cache_dir {
                 keep_cache_within_budget(dir, settings.embedding_cache_max_bytes);
             }
-            Arc::new(
-                citecheck_embed::EmbeddingRanker::open(&options)
-                    .context("loading the embedding ranker's model")?,
-            )
+            let ranker = citecheck_embed::EmbeddingRanker::open(&options)
+                .context("loading the embedding ranker's model")?;
+            local = local.with_encoder(Arc::new(
+                citecheck_embed::sentences::SentenceEmbedder::new(Arc::clone(ranker.embedder())),
+            ));
+            Arc::new(ranker)
         }
     };
+    let judge = llm_judge.unwrap_or_else(|| Arc::new(local));
     let mut builder = Verifier::builder(fetcher, ranker, judge).options(settings.verify.clone());
     if let Some(archive) = &settings.archive {
         let client = ArchiveClient::new(archive.options.clone())

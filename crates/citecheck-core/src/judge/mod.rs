@@ -14,6 +14,7 @@ pub mod anthropic;
 pub mod config;
 mod http;
 pub mod local;
+pub mod meaning;
 pub mod ollama;
 pub mod openai;
 pub mod prompt;
@@ -21,6 +22,7 @@ pub mod prompt;
 pub use anthropic::AnthropicJudge;
 pub use config::{build_llm_judge, JudgeConfigError, LlmJudgeConfig, LlmProvider};
 pub use local::LocalJudge;
+pub use meaning::{EncodeError, SentenceEncoder};
 pub use ollama::OllamaJudge;
 pub use openai::OpenAiJudge;
 /// Keys travel as [`SecretString`]; re-exported so callers need not depend on `secrecy`.

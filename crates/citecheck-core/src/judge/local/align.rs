@@ -307,6 +307,10 @@ fn negated(text: &Analysis, other: &Analysis) -> bool {
     let count = text
         .cues
         .iter()
+        // A contrast ("X rather than Y") against a text that itself compares the two arms is
+        // not a flipped polarity: which arm is affirmed of what is a question of alignment that
+        // words alone cannot settle, so it must not make a contradiction.
+        .filter(|cue| !(cue.kind == CueKind::Contrast && other.comparative))
         .filter(|cue| {
             cue.kind == CueKind::Denial
                 || text.forms[cue.scope.clone()].iter().flatten().any(|f| {
@@ -383,6 +387,24 @@ mod tests {
             "Two-thirds of neurons are in the arms rather than in the central brain.",
         );
         assert!(!a.polarity_differs(), "{}", a.describe());
+    }
+
+    #[test]
+    fn a_contrast_against_a_comparison_is_no_flipped_polarity() {
+        // Issue 18: the sentence names both arms of the claim's contrast itself.
+        let a = aligned(
+            "The factory uses a 28-nanometre process rather than the 5-nanometre technology of \
+             the newest phone processors.",
+            "The factory makes chips on a 28-nanometre process, an older technology than the \
+             5-nanometre one used for the newest phone processors.",
+        );
+        assert!(!a.polarity_differs(), "{}", a.describe());
+        // Against a plain statement of the other arm, the contrast still flips it.
+        let a = aligned(
+            "Octopus blood carries oxygen with haemocyanin rather than haemoglobin.",
+            "Octopus blood carries oxygen with haemoglobin.",
+        );
+        assert!(a.polarity_differs(), "{}", a.describe());
     }
 
     #[test]

@@ -56,6 +56,9 @@ pub struct Analysis {
     /// Holds a pronoun that refers back ("it", "they", "his"): its subject may be named only in
     /// the sentences around it.
     pub anaphoric: bool,
+    /// Sets two things side by side ("older than", "unlike", "compared with"): it names both
+    /// arms of a contrast, so a claim's "X rather than Y" is no flipped polarity against it.
+    pub comparative: bool,
     /// Initials of each run of capitalised words, for acronyms ("Food and Drug Administration").
     initials: Vec<String>,
     /// Words written in capitals ("FDA", "AWS"), lower-cased.
@@ -97,6 +100,7 @@ impl Analysis {
         // first comma, where the sentence's own subject takes over.
         let mut fronted = false;
         let mut seen_word = false;
+        let mut comparative = false;
         for (i, lexeme) in lexemes.iter().enumerate() {
             if fronted && lexeme.text == "," {
                 other_arm = false;
@@ -121,6 +125,7 @@ impl Analysis {
                 || (word == "than"
                     && !matches!(previous, Some("rather"))
                     && lexemes.get(i + 1).is_some_and(|n| n.kind == LexKind::Word));
+            comparative |= other_arm;
             if (lexicon::NEGATIONS.contains(&word) || normalised.negated) && !other_arm {
                 cue_starts.push((CueKind::Negation, i + 1));
             } else if contrast && !other_arm {
@@ -176,6 +181,7 @@ impl Analysis {
             .any(|w| lexicon::ANAPHORS.contains(&w.as_str()));
         Analysis {
             anaphoric,
+            comparative,
             forms,
             content,
             vocabulary,

@@ -7,7 +7,7 @@ use std::ops::Range;
 
 use super::analyse::{Analysis, Entity};
 use super::compare::{self, NumberFit};
-use super::numbers::Quantity;
+use super::numbers::{Measure, Quantity};
 
 /// Claim words either side of an entity that anchor it to a place in the sentence.
 const ANCHOR_WORDS: usize = 3;
@@ -22,15 +22,49 @@ const NUMBER_REACH: usize = 5;
 /// another role ("63 mg for espresso, 95 mg for drip coffee"), so a number next to the claim's
 /// own neighbouring words decides first; any comparable number decides after that.
 pub fn number_fit(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> NumberFit {
+    // The counted noun ("400 megawatts") is part of the number's kind, not of its place: any
+    // number of megawatts has it beside it. It ties the number to the claim's only when the
+    // claim's subject (its first content word) comes before the number in the sentence, where
+    // an English subject sits ("Octopuses have ..., with about 500 million neurons"), not
+    // when the sentence's number belongs to something else ("The plant draws 90 megawatts").
+    let counted: Vec<String> = match &q.measure {
+        Measure::Noun(noun) => vec![noun.clone()],
+        _ => Vec::new(),
+    };
+    let subject = claim
+        .content
+        .iter()
+        .map(|(f, _)| f)
+        .find(|f| !counted.contains(f));
+    let subject_before = |p: &Quantity| {
+        subject.is_some_and(|s| {
+            sentence.forms[..p.span.start.min(sentence.forms.len())]
+                .iter()
+                .flatten()
+                .any(|f| f == s)
+        })
+    };
+    let near = |p: &Quantity, form: &str| {
+        sentence.forms.iter().enumerate().any(|(i, f)| {
+            f.as_deref() == Some(form)
+                && i + NUMBER_REACH >= p.span.start
+                && i < p.span.end + NUMBER_REACH
+        })
+    };
     let anchors = neighbours(claim, q.span.clone(), &[]);
     let anchored = |p: &Quantity| {
-        anchors.iter().any(|(form, _)| {
-            sentence.forms.iter().enumerate().any(|(i, f)| {
-                f.as_deref() == Some(form.as_str())
-                    && i + NUMBER_REACH >= p.span.start
-                    && i < p.span.end + NUMBER_REACH
-            })
-        })
+        anchors
+            .iter()
+            .any(|(form, _)| near(p, form) && (!counted.contains(form) || subject_before(p)))
+    };
+    // Any claim word close by ties the claim's own value to its place: the nearest three
+    // neighbours may be paraphrased away ("abandoned" for "dropped") while the subject stays
+    // ("but Halvern dropped them in 2023"). A rival needs the stricter tie to conflict.
+    let near_claim_word = |p: &Quantity| {
+        claim
+            .content
+            .iter()
+            .any(|(c, _)| near(p, c) && (!counted.contains(c) || subject_before(p)))
     };
     let same = |p: &&Quantity| compare::same(q, p);
     // A sentence number that another of the claim's numbers matches is spoken for.
@@ -43,12 +77,31 @@ pub fn number_fit(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> Number
     let rival = |p: &&Quantity| {
         !compare::same(q, p) && !spoken_for(p) && compare::same_slot(q, p, true) && anchored(p)
     };
-    if sentence.quantities.iter().filter(same).any(anchored) {
+    if sentence
+        .quantities
+        .iter()
+        .filter(same)
+        .any(|p| anchored(p) || near_claim_word(p))
+    {
         NumberFit::Match
     } else if sentence.quantities.iter().any(|p| rival(&p)) {
         NumberFit::Conflict
     } else {
-        compare::fit(q, &sentence.quantities)
+        match compare::fit(q, &sentence.quantities) {
+            // A lone number of the same kind with none of the claim's words near it may measure
+            // anything ("the plant draws 90 MW" against a claim about a wind farm's capacity):
+            // not an aligned conflict, so nothing is decided by it.
+            NumberFit::Conflict
+                if !sentence
+                    .quantities
+                    .iter()
+                    .filter(|p| compare::same_slot(q, p, false))
+                    .any(near_claim_word) =>
+            {
+                NumberFit::Missing
+            }
+            fit => fit,
+        }
     }
 }
 
@@ -133,4 +186,52 @@ pub fn anchored(
             })
         });
     word_anchor || number_anchor
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fit(claim: &str, sentence: &str) -> NumberFit {
+        let (claim, sentence) = (Analysis::new(claim), Analysis::new(sentence));
+        number_fit(&claim, &claim.quantities[0], &sentence)
+    }
+
+    #[test]
+    fn numbers_conflict_only_in_their_own_slot() {
+        let table: &[(&str, &str, NumberFit)] = &[
+            // The claim's year sits by its subject, away from its paraphrased verb; the other
+            // year belongs to another event of the sentence.
+            (
+                "Halvern abandoned its phone processor plans in 2023 after Corvane left.",
+                "The plan first announced in 2021 promised phone processors, but Halvern \
+                 dropped them in 2023 after its main customer left.",
+                NumberFit::Match,
+            ),
+            // Another number in the claim's own place still conflicts.
+            (
+                "A single shot of espresso contains about 95 milligrams of caffeine.",
+                "A single shot of espresso contains around 63 milligrams of caffeine, while a \
+                 typical 240 ml mug of drip coffee has about 95 milligrams.",
+                NumberFit::Conflict,
+            ),
+            // Only the counted noun ties them, and the number belongs to another subject.
+            (
+                "The Skerry offshore wind farm has a capacity of 400 megawatts.",
+                "The plant draws around 90 megawatts at full load, and the company buys power \
+                 from the Skerry offshore wind farm.",
+                NumberFit::Missing,
+            ),
+            // The counted noun with the claim's subject before it: the same slot.
+            (
+                "Octopuses have about 5 billion neurons.",
+                "Octopuses have large nervous systems for invertebrates, with about 500 \
+                 million neurons.",
+                NumberFit::Conflict,
+            ),
+        ];
+        for (claim, sentence, want) in table {
+            assert_eq!(fit(claim, sentence), *want, "{claim} / {sentence}");
+        }
+    }
 }

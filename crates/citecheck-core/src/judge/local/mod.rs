@@ -13,8 +13,11 @@
 //! whose antecedent is more than one sentence away, and numbers that appear in the sentence in
 //! another role.
 
+use std::sync::Arc;
+
 use async_trait::async_trait;
 
+use super::meaning::{similarity, SentenceEncoder};
 use super::{Judge, JudgeError, JudgeLabel, Judgement};
 use crate::model::JudgeInfo;
 
@@ -40,6 +43,20 @@ pub const PAIR_GAIN: f64 = 0.1;
 /// The heuristic's version, reported as the judge's `prompt_version`.
 pub const HEURISTIC_VERSION: &str = "local-v1";
 pub const MODEL: &str = "heuristic-v1";
+/// How far below the support threshold a consistent sentence's coverage may fall and still be
+/// read for its meaning: paraphrases share few words, but not none.
+pub const MEANING_MARGIN: f64 = 0.2;
+/// Similarity of meaning (all-MiniLM-L6-v2 cosine) at which such a near miss supports the
+/// claim. Set on the development set: at 0.75 near misses that the page contradicts or leaves
+/// open came through as well; from 0.85 none did.
+pub const MEANING_SUPPORT: f32 = 0.85;
+/// Similarity of meaning below which a sentence with a flipped slot is about something else and
+/// contradicts nothing. Kept low: on the development set true contradictions reach down to
+/// 0.28 (a paraphrase with few shared words), and a higher floor cost more than it saved.
+pub const MEANING_CONFLICT_FLOOR: f32 = 0.25;
+/// The near misses read for their meaning, best coverage first: bounds the encoder's work per
+/// citation.
+pub const MEANING_CANDIDATES: usize = 4;
 
 /// The two decision thresholds, each in `[0, 1]`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -60,6 +77,8 @@ impl Default for Thresholds {
 #[derive(Debug, Clone, Default)]
 pub struct LocalJudge {
     thresholds: Thresholds,
+    /// Reads sentences for meaning beside their words, when the embedding model is loaded.
+    encoder: Option<Arc<dyn SentenceEncoder>>,
 }
 
 impl LocalJudge {
@@ -71,7 +90,15 @@ impl LocalJudge {
                 support: clamp(thresholds.support),
                 contradict: clamp(thresholds.contradict),
             },
+            encoder: None,
         }
+    }
+
+    /// The same judge, also weighing how close in meaning the claim and each candidate sentence
+    /// are (see [`MEANING_SUPPORT`], [`MEANING_CONFLICT_FLOOR`]).
+    pub fn with_encoder(mut self, encoder: Arc<dyn SentenceEncoder>) -> Self {
+        self.encoder = Some(encoder);
+        self
     }
 
     pub fn thresholds(&self) -> Thresholds {
@@ -80,6 +107,7 @@ impl LocalJudge {
 
     /// The judgement, computed synchronously (the [`Judge`] impl only wraps this).
     pub fn assess(&self, claim: &str, passages: &[String]) -> Judgement {
+        let claim_text = claim;
         let claim = Analysis::new(claim);
         let split: Vec<(&String, Vec<segment::Segment>, Vec<Analysis>)> = passages
             .iter()
@@ -93,6 +121,8 @@ impl LocalJudge {
             })
             .collect();
         let weights = Weights::over(split.iter().flat_map(|(_, _, a)| a));
+        let align =
+            |sentence: &Analysis, context: &[&Analysis]| align(&claim, sentence, context, &weights);
         // Adjacent sentences of one paragraph (or adjacent list items) read together: evidence
         // is often split over two ("... opened in 1889. It stood 300 metres tall."). The pair is
         // one contiguous span of the passage, so it is still a verbatim quote.
@@ -120,6 +150,8 @@ impl LocalJudge {
         let mut best_support: Option<Candidate<'_>> = None;
         let mut best_conflict: Option<Candidate<'_>> = None;
         let mut best_any: Option<Candidate<'_>> = None;
+        // Consistent sentences and pairs, for the encoder to read when words fall short.
+        let mut near: Vec<Candidate<'_>> = Vec::new();
         for (passage, segments, analyses) in &split {
             for (k, segment) in segments.iter().enumerate() {
                 let mut context: Vec<&Analysis> = Vec::new();
@@ -136,12 +168,16 @@ impl LocalJudge {
                 }
                 let candidate = Candidate {
                     quote: &passage[segment.range.clone()],
-                    alignment: align(&claim, &analyses[k], &context, &weights),
+                    alignment: align(&analyses[k], &context),
                     heading: segment.kind == segment::Kind::Heading,
+                    by_meaning: false,
                 };
                 let a = &candidate.alignment;
                 if a.consistent() && better(&best_support, a.coverage, |b| b.coverage) {
                     best_support = Some(candidate.clone());
+                }
+                if a.consistent() && !candidate.heading {
+                    near.push(candidate.clone());
                 }
                 if a.conflict_strength() > 0.0
                     && better(&best_conflict, a.conflict_strength(), |b| {
@@ -166,27 +202,89 @@ impl LocalJudge {
             for extra in [segments[*first].heading].into_iter().flatten() {
                 context.push(&analyses[extra]);
             }
-            let alignment = align(&claim, analysis, &context, &weights);
+            let alignment = align(analysis, &context);
             // A pair must add what neither sentence has alone, or it only dilutes the quote; and
             // a sentence that contradicts the claim on its own is not rescued by its neighbour.
-            let alone = [*first, *second].map(|k| align(&claim, &analyses[k], &context, &weights));
+            let alone = [*first, *second].map(|k| align(&analyses[k], &context));
             let gain = alignment.coverage - alone[0].coverage.max(alone[1].coverage);
             let flips = alone
                 .iter()
                 .any(|a| a.conflict_strength() >= self.thresholds.contradict);
-            if alignment.consistent()
-                && !flips
-                && gain >= PAIR_GAIN
-                && better(&best_support, alignment.coverage, |b| b.coverage)
-            {
-                best_support = Some(Candidate {
+            if alignment.consistent() && !flips && gain >= PAIR_GAIN {
+                let candidate = Candidate {
                     quote,
                     alignment,
                     heading: false,
-                });
+                    by_meaning: false,
+                };
+                if better(&best_support, candidate.alignment.coverage, |b| b.coverage) {
+                    best_support = Some(candidate.clone());
+                }
+                near.push(candidate);
             }
         }
+        let (best_support, best_conflict) =
+            self.read_meaning(claim_text, best_support, best_conflict, near);
         self.decide(best_support, best_conflict, best_any)
+    }
+
+    /// With an encoder: a sentence with a flipped slot that means something else contradicts
+    /// nothing, and a consistent near miss that means the claim supports it. Without one, or
+    /// when it fails, the words decide alone.
+    fn read_meaning<'a>(
+        &self,
+        claim: &str,
+        support: Option<Candidate<'a>>,
+        conflict: Option<Candidate<'a>>,
+        mut near: Vec<Candidate<'a>>,
+    ) -> (Option<Candidate<'a>>, Option<Candidate<'a>>) {
+        let Some(encoder) = &self.encoder else {
+            return (support, conflict);
+        };
+        let words_support = support
+            .as_ref()
+            .is_some_and(|c| c.alignment.coverage >= self.thresholds.support);
+        let conflict = conflict.filter(|c| c.alignment.conflict_strength() > 0.0);
+        let floor = self.thresholds.support - MEANING_MARGIN;
+        near.retain(|c| c.alignment.coverage >= floor);
+        near.sort_by(|a, b| b.alignment.coverage.total_cmp(&a.alignment.coverage));
+        near.dedup_by(|a, b| a.quote == b.quote);
+        near.truncate(if words_support { 0 } else { MEANING_CANDIDATES });
+        let checks_conflict = conflict
+            .as_ref()
+            .is_some_and(|c| c.alignment.conflict_strength() >= self.thresholds.contradict);
+        if near.is_empty() && !checks_conflict {
+            return (support, conflict);
+        }
+        let mut texts = vec![claim];
+        texts.extend(conflict.iter().filter(|_| checks_conflict).map(|c| c.quote));
+        texts.extend(near.iter().map(|c| c.quote));
+        let vectors = match encoder.encode(&texts) {
+            Ok(v) if v.len() == texts.len() => v,
+            Ok(_) | Err(_) => {
+                tracing::warn!("the sentence encoder failed; the local judge reads words only");
+                return (support, conflict);
+            }
+        };
+        let meaning = |k: usize| similarity(&vectors[0], &vectors[k]);
+        let mut k = 1;
+        let conflict = if checks_conflict {
+            k += 1;
+            conflict.filter(|_| meaning(1) >= MEANING_CONFLICT_FLOOR)
+        } else {
+            conflict
+        };
+        let promoted = near
+            .into_iter()
+            .zip(k..)
+            .map(|(c, k)| (meaning(k), c))
+            .filter(|(m, _)| *m >= MEANING_SUPPORT)
+            .max_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(_, mut c)| {
+                c.by_meaning = true;
+                c
+            });
+        (promoted.or(support), conflict)
     }
 
     fn decide(
@@ -195,13 +293,26 @@ impl LocalJudge {
         conflict: Option<Candidate<'_>>,
         any: Option<Candidate<'_>>,
     ) -> Judgement {
-        let s = support.as_ref().map_or(0.0, |c| c.alignment.coverage);
+        // A sentence that means the claim counts as covering it, at the threshold.
+        let s = support.as_ref().map_or(0.0, |c| {
+            if c.by_meaning {
+                c.alignment.coverage.max(self.thresholds.support)
+            } else {
+                c.alignment.coverage
+            }
+        });
         let c = conflict
             .as_ref()
             .map_or(0.0, |c| c.alignment.conflict_strength());
         let (label, chosen, score) = match (support, conflict) {
             (Some(sup), _) if s >= self.thresholds.support && s > c => {
                 (JudgeLabel::Supported, Some(sup), s)
+            }
+            // Another sentence states the claim in full: the page is not plainly against it,
+            // and calling a true citation contradicted is the worst error this tool can make.
+            (Some(_), Some(_)) if s >= self.thresholds.support => {
+                let best = any.as_ref().map_or(0.0, |a| a.alignment.coverage);
+                (JudgeLabel::NotFound, any, best)
             }
             (_, Some(con)) if c >= self.thresholds.contradict => {
                 (JudgeLabel::Contradicted, Some(con), c)
@@ -218,6 +329,7 @@ impl LocalJudge {
             confidence: confidence.clamp(0.0, 1.0),
             usage: None,
             detail: Some(match &chosen {
+                Some(c) if c.by_meaning => format!("{} meaning=close", c.alignment.describe()),
                 Some(c) => c.alignment.describe(),
                 None => "no sentence in the passages".to_string(),
             }),
@@ -231,6 +343,8 @@ struct Candidate<'a> {
     quote: &'a str,
     alignment: Alignment,
     heading: bool,
+    /// Chosen as support for its meaning, its words falling short.
+    by_meaning: bool,
 }
 
 /// Whether `score` beats the best so far (ties keep the earlier sentence).
@@ -241,7 +355,7 @@ fn better(best: &Option<Candidate<'_>>, score: f64, key: fn(&Alignment) -> f64) 
 #[async_trait]
 impl Judge for LocalJudge {
     fn info(&self) -> JudgeInfo {
-        let prompt_version = if self.thresholds == Thresholds::default() {
+        let mut prompt_version = if self.thresholds == Thresholds::default() {
             HEURISTIC_VERSION.to_string()
         } else {
             format!(
@@ -249,6 +363,10 @@ impl Judge for LocalJudge {
                 self.thresholds.support, self.thresholds.contradict
             )
         };
+        if let Some(encoder) = &self.encoder {
+            prompt_version.push_str("+meaning=");
+            prompt_version.push_str(encoder.name());
+        }
         JudgeInfo {
             provider: "local".to_string(),
             model: MODEL.to_string(),
@@ -482,6 +600,67 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Texts that share a marker word mean the same; a text with "50" means nothing like the
+    /// rest. Counts the
+    /// texts it is asked for, to check the judge asks for few.
+    #[derive(Debug, Default)]
+    struct MarkerEncoder {
+        asked: std::sync::atomic::AtomicUsize,
+    }
+
+    impl SentenceEncoder for MarkerEncoder {
+        fn encode(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, crate::judge::EncodeError> {
+            self.asked
+                .fetch_add(texts.len(), std::sync::atomic::Ordering::Relaxed);
+            Ok(texts
+                .iter()
+                .map(|t| {
+                    if t.contains("vapour") || t.contains("evaporates") {
+                        vec![1.0, 0.0, 0.0]
+                    } else if t.contains("50") {
+                        vec![0.0, 1.0, 0.0]
+                    } else {
+                        vec![0.0, 0.0, 1.0]
+                    }
+                })
+                .collect())
+        }
+        fn name(&self) -> &str {
+            "marker"
+        }
+    }
+
+    #[test]
+    fn a_near_miss_that_means_the_claim_supports_it_only_with_an_encoder() {
+        // Few shared words: the words alone leave it open.
+        let claim = "Water evaporates at 100 degrees Celsius at sea level on coasts.";
+        let passage = "Pure water turns to vapour at 100 degrees Celsius at sea level.";
+        let words = judged(claim, &[passage]);
+        assert_eq!(words.label, JudgeLabel::NotFound, "{:?}", words.detail);
+        let encoder = Arc::new(MarkerEncoder::default());
+        let judge = LocalJudge::default().with_encoder(encoder.clone());
+        let j = judge.assess(claim, &[passage.to_string()]);
+        assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
+        assert_eq!(j.evidence_quote.as_deref(), Some(passage));
+        assert!(j.detail.is_some_and(|d| d.contains("meaning=close")));
+        assert!(encoder.asked.load(std::sync::atomic::Ordering::Relaxed) <= 1 + MEANING_CANDIDATES);
+        assert!(judge.info().prompt_version.ends_with("+meaning=marker"));
+    }
+
+    #[test]
+    fn a_conflict_far_in_meaning_contradicts_nothing() {
+        let claim = "Water boils at 50 degrees Celsius at sea level.";
+        let judge = LocalJudge::default().with_encoder(Arc::new(MarkerEncoder::default()));
+        // The claim and the sentence mean nothing alike for this encoder.
+        let j = judge.assess(claim, &[WATER.to_string()]);
+        assert_eq!(j.label, JudgeLabel::NotFound, "{:?}", j.detail);
+        // A sentence it reads as close still contradicts.
+        let close = "Water vapour forms at 100 degrees Celsius at sea level.";
+        let claim = "Water vapour forms at 60 degrees Celsius at sea level.";
+        let j = judge.assess(claim, &[close.to_string()]);
+        assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
     }
 
     #[test]

@@ -1,0 +1,215 @@
+//! CPU time of the `local` judge alone, per citation: the passages are already extracted and
+//! ranked (BM25, the top 3, as the verifier keeps them) before the clock starts, so only
+//! `LocalJudge::assess` is measured. It runs over every citation of a labelled set whose page is
+//! on disk (the development set by default), first reading words only, then with the embedding
+//! model reading meaning: once with an empty sentence cache (every sentence encoded) and then
+//! with the cache warm (a page's sentences seen before, as in a run with many claims per page).
+//!
+//! ```text
+//! judge-bench [--devset fixtures/devset] [--model-dir DIR] [--repeats 20]
+//! ```
+//!
+//! Prints the CPU model and its vector flags, the embedding backend and threads, and per mode
+//! the process CPU time per citation (from /proc/self/stat, 10 ms ticks, summed over all
+//! threads) beside the wall time.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use citecheck_core::extract;
+use citecheck_core::judge::LocalJudge;
+use citecheck_core::limits::{Budget, PageLimits};
+use citecheck_core::passage::{self, DEFAULT_MAX_WORDS};
+use citecheck_core::rank::{bm25, DEFAULT_TOP_K};
+use citecheck_embed::sentences::SentenceEmbedder;
+use citecheck_embed::{files, Embedder, EmbedderOptions};
+
+struct Args {
+    devset: PathBuf,
+    model_dir: Option<PathBuf>,
+    repeats: usize,
+}
+
+fn parse() -> Result<Args, String> {
+    let mut args = Args {
+        devset: PathBuf::from("fixtures/devset"),
+        model_dir: None,
+        repeats: 20,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(flag) = it.next() {
+        let mut value = || it.next().ok_or(format!("{flag} needs a value"));
+        match flag.as_str() {
+            "--devset" => args.devset = PathBuf::from(value()?),
+            "--model-dir" => args.model_dir = Some(PathBuf::from(value()?)),
+            "--repeats" => {
+                args.repeats = value()?.parse().map_err(|e| format!("--repeats: {e}"))?;
+            }
+            other => return Err(format!("unknown argument {other}")),
+        }
+    }
+    Ok(args)
+}
+
+/// Each citation whose page is on disk: the claim and its ranked passages.
+fn citations(devset: &Path) -> Result<Vec<(String, Vec<String>)>, String> {
+    let claims = std::fs::read_to_string(devset.join("claims.jsonl"))
+        .map_err(|e| format!("reading {}/claims.jsonl: {e}", devset.display()))?;
+    let mut out = Vec::new();
+    for line in claims.lines().filter(|l| !l.trim().is_empty()) {
+        let row: serde_json::Value =
+            serde_json::from_str(line).map_err(|e| format!("a claims line: {e}"))?;
+        let claim = row["claim"].as_str().unwrap_or_default().to_string();
+        for url in row["urls"].as_array().into_iter().flatten() {
+            let path = url.as_str().unwrap_or_default().trim_start_matches('/');
+            let file = if path.is_empty() {
+                devset.join("pages/index.html")
+            } else {
+                devset.join(format!("pages/{path}.html"))
+            };
+            let Ok(html) = std::fs::read_to_string(&file) else {
+                continue; // a dead link of the set: nothing to judge
+            };
+            let budget = Budget::new(Duration::from_secs(60));
+            let markdown = extract::html_to_markdown(&html, None, &PageLimits::default(), &budget)
+                .map_err(|e| format!("{}: {e}", file.display()))?
+                .markdown;
+            let passages = passage::split(&markdown, DEFAULT_MAX_WORDS)
+                .map_err(|e| format!("{}: {e}", file.display()))?;
+            let ranked = bm25::rank(&claim, &passages, DEFAULT_TOP_K)
+                .into_iter()
+                .map(|k| passages[k].clone())
+                .collect();
+            out.push((claim.clone(), ranked));
+        }
+    }
+    Ok(out)
+}
+
+/// Process CPU time (user + system, all threads) from /proc/self/stat, in 10 ms ticks.
+fn process_cpu() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(Duration::from_millis(ticks * 10))
+}
+
+/// The CPU's model name and the vector flags that matter to the kernels.
+fn cpu_description() -> String {
+    let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let field = |name: &str| {
+        info.lines()
+            .find(|l| l.starts_with(name))
+            .and_then(|l| l.split_once(':'))
+            .map(|(_, v)| v.trim().to_string())
+            .unwrap_or_default()
+    };
+    let flags = field("flags");
+    let wanted = [
+        "sse4_2",
+        "avx",
+        "avx2",
+        "fma",
+        "avx512f",
+        "avx512bw",
+        "avx512_bf16",
+    ];
+    let present: Vec<&str> = wanted
+        .iter()
+        .copied()
+        .filter(|w| flags.split_whitespace().any(|f| f == *w))
+        .collect();
+    format!(
+        "{} ({} logical CPUs); flags: {}",
+        field("model name"),
+        std::thread::available_parallelism().map_or(0, |n| n.get()),
+        present.join(" ")
+    )
+}
+
+/// Runs `judge` over every citation `repeats` times; prints CPU and wall time per citation.
+fn measure(label: &str, judge: &LocalJudge, cites: &[(String, Vec<String>)], repeats: usize) {
+    let (cpu0, wall0) = (process_cpu(), Instant::now());
+    let mut supported = 0usize;
+    for _ in 0..repeats {
+        for (claim, passages) in cites {
+            let j = judge.assess(claim, passages);
+            supported += usize::from(j.label == citecheck_core::judge::JudgeLabel::Supported);
+        }
+    }
+    let n = (cites.len() * repeats) as f64;
+    let wall = wall0.elapsed().as_secs_f64() * 1e3 / n;
+    match (cpu0, process_cpu()) {
+        (Some(a), Some(b)) => {
+            let cpu = (b - a).as_secs_f64() * 1e3 / n;
+            println!(
+                "{label:<34} {cpu:>8.3} ms CPU/citation {wall:>8.3} ms wall/citation  ({} runs, {} supported)",
+                n as usize, supported
+            );
+        }
+        _ => println!("{label:<34} {wall:>8.3} ms wall/citation (no /proc CPU time)"),
+    }
+}
+
+fn main() {
+    let args = match parse() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::exit(2);
+        }
+    };
+    let cites = match citations(&args.devset) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::exit(1);
+        }
+    };
+    println!("CPU: {}", cpu_description());
+    println!(
+        "{} citations from {}, top {} BM25 passages each",
+        cites.len(),
+        args.devset.display(),
+        DEFAULT_TOP_K
+    );
+    let lexical = LocalJudge::default();
+    measure("lexical", &lexical, &cites, args.repeats);
+
+    let model = files::resolve_model_dir(args.model_dir.as_deref())
+        .and_then(|dir| Embedder::load(&dir, EmbedderOptions::default()));
+    let embedder = match model {
+        Ok(e) => Arc::new(e),
+        Err(e) => {
+            println!("embedding: skipped ({e})");
+            return;
+        }
+    };
+    println!("embedding runtime: {}", embedder.runtime());
+    // A fresh cache per pass: every sentence the judge reads is encoded.
+    let (cpu0, wall0) = (process_cpu(), Instant::now());
+    let cold_runs = args.repeats.clamp(1, 3);
+    for _ in 0..cold_runs {
+        let judge = LocalJudge::default()
+            .with_encoder(Arc::new(SentenceEmbedder::new(Arc::clone(&embedder))));
+        for (claim, passages) in &cites {
+            judge.assess(claim, passages);
+        }
+    }
+    let n = (cites.len() * cold_runs) as f64;
+    if let (Some(a), Some(b)) = (cpu0, process_cpu()) {
+        println!(
+            "{:<34} {:>8.3} ms CPU/citation {:>8.3} ms wall/citation  ({} runs)",
+            "meaning, empty sentence cache",
+            (b - a).as_secs_f64() * 1e3 / n,
+            wall0.elapsed().as_secs_f64() * 1e3 / n,
+            n as usize
+        );
+    }
+    let warm = LocalJudge::default().with_encoder(Arc::new(SentenceEmbedder::new(embedder)));
+    for (claim, passages) in &cites {
+        warm.assess(claim, passages);
+    }
+    measure("meaning, warm sentence cache", &warm, &cites, args.repeats);
+}

@@ -7,9 +7,10 @@ use citecheck_core::Label;
 
 use crate::support_local::{fixture, local_verifier};
 
-/// Measured claim accuracy of `local-v1` on the set (lexical ranker): 0.86 (168/195, issue 18's
-/// second round); the floor leaves a margin.
-const CLAIM_ACCURACY_FLOOR: f64 = 0.83;
+/// Measured claim accuracy of `local-v1` on the set (lexical ranker): 0.82 (191/233, issue 18's
+/// third round, after 38 harder claims on three new pages joined the set; 0.86 on the first
+/// 195); the floor leaves a margin.
+const CLAIM_ACCURACY_FLOOR: f64 = 0.79;
 
 #[tokio::test]
 async fn the_local_judge_keeps_its_measured_accuracy_on_the_devset() {

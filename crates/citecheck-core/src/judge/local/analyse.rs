@@ -117,6 +117,12 @@ impl Analysis {
             if relative && SCOPE_BREAKS.contains(&lexeme.text) {
                 relative = false;
             }
+            // A comparison ends with its sentence: two adjacent sentences read as one span keep
+            // the second's subject its own.
+            if matches!(lexeme.text, "." | "!" | "?" | ";") {
+                other_arm = false;
+                fronted = false;
+            }
             if lexeme.kind != LexKind::Word || consumed[i] {
                 aside[i] = other_arm;
                 continue;

@@ -1,11 +1,11 @@
 //! Matrix products and element-wise maths for the forward pass, on the fastest path the CPU has.
 //!
 //! A matrix `B` (weights, or keys/values of one attention head) is packed once into panels of 16
-//! columns; `A` (activations) stays row-major f32 and is converted on the fly when the product
+//! columns for the hand-written x86 kernels, or row-major for the portable one; `A` (activations) stays row-major f32 and is converted on the fly when the product
 //! runs in bf16. Two precisions:
 //! - [`Precision::Bf16`]: bf16 inputs, f32 accumulation (AVX-512 BF16 `vdpbf16ps`), twice the
 //!   multiply rate of f32 on CPUs that have it; everything outside the products stays f32.
-//! - [`Precision::F32`]: f32 throughout (AVX-512F, else AVX2 + FMA, else portable Rust).
+//! - [`Precision::F32`]: f32 throughout (AVX-512F, else AVX2 + FMA, else `matrixmultiply`).
 //!
 //! The [`Backend`] is chosen once at load from what the CPU reports at run time, or forced by
 //! name with `CITECHECK_EMBED_BACKEND` (see [`Backend::from_env`]).
@@ -69,8 +69,8 @@ pub enum Backend {
     Avx512,
     /// AVX2 + FMA, f32 throughout.
     Avx2,
-    /// Safe Rust that the compiler vectorises for whatever the target guarantees (SSE2 on
-    /// x86-64, NEON on aarch64), f32 throughout.
+    /// Any CPU: products through `matrixmultiply` (which picks AVX, SSE2 or NEON at run time),
+    /// the element-wise maths in safe Rust the compiler vectorises; f32 throughout.
     Portable,
 }
 
@@ -198,6 +198,15 @@ impl Backend {
                 }
                 PackedData::Bf16(data)
             }
+            Precision::F32 if self == Self::Portable => {
+                let mut data = vec![0f32; k * n];
+                for (i, out) in data.chunks_exact_mut(n.max(1)).take(k).enumerate() {
+                    for (j, o) in out.iter_mut().enumerate() {
+                        *o = src[i * row_stride + j * col_stride];
+                    }
+                }
+                PackedData::RowMajor(data)
+            }
             Precision::F32 => {
                 let mut data = vec![0f32; panels * k * PANEL];
                 for (p, panel) in data.chunks_exact_mut(k * PANEL).enumerate() {
@@ -277,7 +286,7 @@ impl Backend {
             (PackedData::F32(data), Self::Avx2) => {
                 avx2::gemm_f32(a, lda, m, b.k, data, b.n, bias, c, ldc);
             }
-            (PackedData::F32(data), Self::Portable) => {
+            (PackedData::RowMajor(data), Self::Portable) => {
                 portable::gemm_f32(a, lda, m, b.k, data, b.n, bias, c, ldc);
             }
             _ => unreachable!("a matrix packed for one backend is only used by that backend"),
@@ -324,13 +333,15 @@ enum PackedData {
     Bf16(Vec<u16>),
     /// `[panel][k][16 columns]`.
     F32(Vec<f32>),
+    /// `[k][n]`: the portable backend's `matrixmultiply` takes any strides.
+    RowMajor(Vec<f32>),
 }
 
 impl Packed {
     pub(crate) fn bytes(&self) -> usize {
         match &self.data {
             PackedData::Bf16(d) => d.len() * 2,
-            PackedData::F32(d) => d.len() * 4,
+            PackedData::F32(d) | PackedData::RowMajor(d) => d.len() * 4,
         }
     }
 }
@@ -430,6 +441,23 @@ mod tests {
                 (state % 2001) as f32 / 1000.0 - 1.0
             })
             .collect()
+    }
+
+    /// Regression (issue 10): the AVX2 probe read a tick-granular CPU clock and reported 194
+    /// GFLOP/s on a core whose 256-bit FMA bound is ~118. A core with AVX-512 does at least as
+    /// many f32 FLOPs per cycle in 512-bit FMAs as in 256-bit ones, so the AVX2 figure cannot
+    /// be well above the AVX-512 one (the margin covers frequency changes between the runs).
+    #[test]
+    fn the_avx2_peak_probe_stays_under_the_avx512_one() {
+        if !(Backend::Avx2.is_supported() && Backend::Avx512.is_supported()) {
+            eprintln!("skipped: this CPU lacks AVX2 or AVX-512");
+            return;
+        }
+        let (avx2, avx512) = (peak_gflops(Backend::Avx2), peak_gflops(Backend::Avx512));
+        assert!(
+            avx2 > 0.0 && avx2 <= 1.25 * avx512,
+            "avx2 {avx2} vs avx512 {avx512}"
+        );
     }
 
     #[test]

@@ -179,6 +179,9 @@ pub fn align(
             .entities
             .iter()
             .filter(|s| !claim.names(s))
+            // A name in the other arm of a comparison is what the sentence sets against its
+            // subject, so it cannot be the sentence saying the claim of someone else.
+            .filter(|s| !sentence.aside.get(s.span.start).copied().unwrap_or(false))
             .find(|s| anchored(claim, c, sentence, s, &numbers));
         if let Some(s) = replaced {
             let without = rest(Some(c));
@@ -301,6 +304,16 @@ fn shares_stem(a: &str, b: &str) -> bool {
     short.len() >= 4 && long.len() - short.len() <= 4 && long.starts_with(short)
 }
 
+/// Whether `form` also occurs in `text` outside every negation's scope: a shared word that an
+/// unnegated clause states ("Freight volumes were flat ..., and it would not raise freight
+/// rates") aligns with that clause, so the negated clause is about something else and cannot by
+/// that word alone flip the claim. Denials, which cover the whole text, leave nothing outside.
+fn affirmed_elsewhere(text: &Analysis, form: &str) -> bool {
+    text.forms.iter().enumerate().any(|(i, f)| {
+        f.as_deref() == Some(form) && !text.cues.iter().any(|cue| cue.scope.contains(&i))
+    })
+}
+
 /// Whether `text` is negated where it meets `other`: the parity of its cues whose scope holds a
 /// content word `other` shares (a denial covers the whole sentence).
 fn negated(text: &Analysis, other: &Analysis) -> bool {
@@ -314,7 +327,9 @@ fn negated(text: &Analysis, other: &Analysis) -> bool {
         .filter(|cue| {
             cue.kind == CueKind::Denial
                 || text.forms[cue.scope.clone()].iter().flatten().any(|f| {
-                    other.vocabulary.contains(f) && text.content.iter().any(|(c, _)| c == f)
+                    other.vocabulary.contains(f)
+                        && text.content.iter().any(|(c, _)| c == f)
+                        && !affirmed_elsewhere(text, f)
                 })
         })
         .count();
@@ -427,5 +442,41 @@ mod tests {
         assert!(helped.coverage > alone.coverage);
         assert!(helped.coverage < 1.0);
         assert!(helped.consistent());
+    }
+
+    #[test]
+    fn a_negation_in_another_clause_about_something_else_keeps_the_polarity() {
+        // Issue 18: "freight" is stated in the unnegated clause, so the negated one is not the
+        // claim's predicate; a relative clause's negation describes the noun before it.
+        let cases = [
+            (
+                "Freight volumes stayed flat at 412,000 lorry crossings.",
+                "Freight volumes were flat at 412,000 lorry crossings, and the company said it \
+                 would not raise freight rates before 2026.",
+            ),
+            (
+                "Fenwick Rovers play the first home game of the season.",
+                "The season begins with a home game against Fenwick Rovers, who are not playing \
+                 in the cup.",
+            ),
+        ];
+        for (claim, sentence) in cases {
+            assert!(!aligned(claim, sentence).polarity_differs(), "{sentence}");
+        }
+        // The word only in the negated clause still flips it.
+        let flipped = aligned(
+            "The council approved the budget.",
+            "The council met on Monday and did not approve the budget.",
+        );
+        assert!(flipped.polarity_differs());
+    }
+
+    #[test]
+    fn a_name_in_the_other_arm_of_a_comparison_is_no_conflict() {
+        let a = aligned(
+            "The Orrin S7 keeps its fans off under light loads.",
+            "The fans stay off under light loads, whereas the Velt Air spins its fans up.",
+        );
+        assert_eq!(a.entity_conflict, None, "{}", a.describe());
     }
 }

@@ -59,6 +59,9 @@ pub struct Analysis {
     /// Sets two things side by side ("older than", "unlike", "compared with"): it names both
     /// arms of a contrast, so a claim's "X rather than Y" is no flipped polarity against it.
     pub comparative: bool,
+    /// By lexeme index: whether it sits in the other arm of a comparison ("whereas the Velt Air
+    /// spins its fan up"), where names and negations are about the thing compared with.
+    pub aside: Vec<bool>,
     /// Initials of each run of capitalised words, for acronyms ("Food and Drug Administration").
     initials: Vec<String>,
     /// Words written in capitals ("FDA", "AWS"), lower-cased.
@@ -101,14 +104,31 @@ impl Analysis {
         let mut fronted = false;
         let mut seen_word = false;
         let mut comparative = false;
+        let mut aside = vec![false; lexemes.len()];
+        // A non-restrictive relative clause (", which ...", ", who ...") describes the noun before
+        // it; a negation there ("Fenwick Rovers, who are not related to Harbourside") is a side
+        // remark about that noun, not the sentence's predicate, so it makes no flipped polarity.
+        let mut relative = false;
         for (i, lexeme) in lexemes.iter().enumerate() {
             if fronted && lexeme.text == "," {
                 other_arm = false;
                 fronted = false;
             }
+            if relative && SCOPE_BREAKS.contains(&lexeme.text) {
+                relative = false;
+            }
+            // A comparison ends with its sentence: two adjacent sentences read as one span keep
+            // the second's subject its own.
+            if matches!(lexeme.text, "." | "!" | "?" | ";") {
+                other_arm = false;
+                fronted = false;
+            }
             if lexeme.kind != LexKind::Word || consumed[i] {
+                aside[i] = other_arm;
                 continue;
             }
+            relative |= matches!(lower[i].as_str(), "which" | "who")
+                && i.checked_sub(1).is_some_and(|p| lexemes[p].text == ",");
             let opening = !seen_word;
             seen_word = true;
             let word = lower[i].as_str();
@@ -126,7 +146,9 @@ impl Analysis {
                     && !matches!(previous, Some("rather"))
                     && lexemes.get(i + 1).is_some_and(|n| n.kind == LexKind::Word));
             comparative |= other_arm;
-            if (lexicon::NEGATIONS.contains(&word) || normalised.negated) && !other_arm {
+            aside[i] = other_arm;
+            if (lexicon::NEGATIONS.contains(&word) || normalised.negated) && !other_arm && !relative
+            {
                 cue_starts.push((CueKind::Negation, i + 1));
             } else if contrast && !other_arm {
                 cue_starts.push((CueKind::Contrast, i + 2));
@@ -182,6 +204,7 @@ impl Analysis {
         Analysis {
             anaphoric,
             comparative,
+            aside,
             forms,
             content,
             vocabulary,

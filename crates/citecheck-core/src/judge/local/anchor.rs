@@ -5,7 +5,7 @@
 
 use std::ops::Range;
 
-use super::analyse::{Analysis, Entity};
+use super::analyse::{Analysis, CueKind, Entity};
 use super::compare::{self, NumberFit};
 use super::numbers::{Measure, Quantity};
 
@@ -66,6 +66,23 @@ pub fn number_fit(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> Number
             .iter()
             .any(|(c, _)| near(p, c) && (!counted.contains(c) || subject_before(p)))
     };
+    // A number in the other arm of a comparison ("compared with its rival, which carried 2.9
+    // million") is the rival's: it neither states nor flips the claim's value unless the claim
+    // itself compares or contrasts ("28 nm rather than 5 nm"), or names something that arm
+    // names.
+    let arm = |p: &Quantity| sentence.aside.get(p.span.start).copied().unwrap_or(false);
+    let reaches_arm = claim.comparative
+        || claim.cues.iter().any(|c| c.kind == CueKind::Contrast)
+        || sentence
+            .entities
+            .iter()
+            .any(|e| arm_of(sentence, e) && claim.mentions(e));
+    let own: Vec<Quantity> = sentence
+        .quantities
+        .iter()
+        .filter(|p| reaches_arm || !arm(p))
+        .cloned()
+        .collect();
     let same = |p: &&Quantity| compare::same(q, p);
     // A sentence number that another of the claim's numbers matches is spoken for.
     let spoken_for = |p: &&Quantity| {
@@ -77,23 +94,21 @@ pub fn number_fit(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> Number
     let rival = |p: &&Quantity| {
         !compare::same(q, p) && !spoken_for(p) && compare::same_slot(q, p, true) && anchored(p)
     };
-    if sentence
-        .quantities
+    if own
         .iter()
         .filter(same)
         .any(|p| anchored(p) || near_claim_word(p))
     {
         NumberFit::Match
-    } else if sentence.quantities.iter().any(|p| rival(&p)) {
+    } else if own.iter().any(|p| rival(&p)) {
         NumberFit::Conflict
     } else {
-        match compare::fit(q, &sentence.quantities) {
+        match compare::fit(q, &own) {
             // A lone number of the same kind with none of the claim's words near it may measure
             // anything ("the plant draws 90 MW" against a claim about a wind farm's capacity):
             // not an aligned conflict, so nothing is decided by it.
             NumberFit::Conflict
-                if !sentence
-                    .quantities
+                if !own
                     .iter()
                     .filter(|p| compare::same_slot(q, p, false))
                     .any(near_claim_word) =>
@@ -103,6 +118,11 @@ pub fn number_fit(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> Number
             fit => fit,
         }
     }
+}
+
+/// Whether the sentence's entity `e` sits in the other arm of a comparison.
+fn arm_of(sentence: &Analysis, e: &Entity) -> bool {
+    sentence.aside.get(e.span.start).copied().unwrap_or(false)
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -206,6 +226,21 @@ mod tests {
                 "Halvern abandoned its phone processor plans in 2023 after Corvane left.",
                 "The plan first announced in 2021 promised phone processors, but Halvern \
                  dropped them in 2023 after its main customer left.",
+                NumberFit::Match,
+            ),
+            // The other arm of a comparison holds the rival's number (issue 18): it does not
+            // state the claim's, and the subject's own number in the slot flips it.
+            (
+                "Solvik carried 2.9 million passengers in 2024.",
+                "Solvik carried 3.4 million passengers in 2024, compared with its rival \
+                 Nordlinje, which carried 2.9 million passengers.",
+                NumberFit::Conflict,
+            ),
+            // A claim about the rival reaches into that arm.
+            (
+                "Nordlinje carried 2.9 million passengers in 2024.",
+                "Solvik carried 3.4 million passengers in 2024, compared with its rival \
+                 Nordlinje, which carried 2.9 million passengers.",
                 NumberFit::Match,
             ),
             // Another number in the claim's own place still conflicts.

@@ -48,6 +48,13 @@ pub fn same(claim: &Quantity, page: &Quantity) -> bool {
 pub fn comparable(a: &Measure, b: &Measure, loose: bool) -> bool {
     use Measure::*;
     match (a, b) {
+        // Two currencies are two slots: an amount in pounds cannot be told apart from one in
+        // kroner without an exchange rate, and a story often gives the same sum in both.
+        (Unit(x), Unit(y))
+            if x.dimension == Dimension::Currency || y.dimension == Dimension::Currency =>
+        {
+            x.name == y.name
+        }
         (Unit(x), Unit(y)) => {
             x.dimension == y.dimension
                 || matches!(
@@ -121,6 +128,24 @@ mod tests {
             let (c, p) = (first(claim), first(page));
             assert!(same(&c, &p), "{claim} vs {page}: {c:?} {p:?}");
         }
+    }
+
+    #[test]
+    fn amounts_in_two_currencies_do_not_conflict() {
+        // Issue 18: a story gives one sum in kroner and again in pounds.
+        for (claim, page) in [
+            ("£148 million", "NOK 2.1 billion"),
+            ("€310 million", "$320 million"),
+        ] {
+            let pages = quantities(&lex(page));
+            assert_eq!(
+                fit(&first(claim), &pages),
+                NumberFit::Missing,
+                "{claim} vs {page}"
+            );
+        }
+        let pages = quantities(&lex("NOK 3.00 a share"));
+        assert_eq!(fit(&first("NOK 4.50"), &pages), NumberFit::Conflict);
     }
 
     #[test]

@@ -250,12 +250,25 @@ pub const UNITS: &[(&[&str], Unit)] = {
         (&["dollar"], unit("USD", Currency, 1.0)),
         (&["usd"], unit("USD", Currency, 1.0)),
         (&["$"], unit("USD", Currency, 1.0)),
+        // ISO codes written before the amount ("NOK 2.1 billion") and the usual names of the
+        // other major currencies a business story quotes.
+        (&["nok"], unit("NOK", Currency, 1.0)),
+        (&["sek"], unit("SEK", Currency, 1.0)),
+        (&["dkk"], unit("DKK", Currency, 1.0)),
+        (&["krone"], unit("NOK", Currency, 1.0)),
+        (&["kroner"], unit("NOK", Currency, 1.0)),
+        (&["chf"], unit("CHF", Currency, 1.0)),
+        (&["franc"], unit("CHF", Currency, 1.0)),
+        (&["jpy"], unit("JPY", Currency, 1.0)),
+        (&["yen"], unit("JPY", Currency, 1.0)),
     ]
 };
 
-/// Currency symbols written before the amount.
+/// Currency symbols and ISO codes written before the amount ("£148 million", "NOK 4.50").
 #[rustfmt::skip]
-pub const CURRENCY_PREFIXES: &[&str] = &["€", "£", "$"];
+pub const CURRENCY_PREFIXES: &[&str] = &[
+    "€", "£", "$", "usd", "eur", "gbp", "nok", "sek", "dkk", "chf", "jpy",
+];
 
 #[rustfmt::skip]
 pub const MONTHS: &[&str] = &[

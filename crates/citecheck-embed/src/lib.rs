@@ -1,10 +1,10 @@
 //! citecheck-embed: the sentence-transformers model all-MiniLM-L6-v2 inside citecheck, with no
 //! Python and no service: the files it needs and how they are obtained and checked ([`files`],
 //! [`fetch`]), a BERT forward pass on the fastest kernels the CPU has, chosen at run time
-//! ([`Backend`]: AVX-512 BF16, AVX-512, AVX2 + FMA, portable Rust) on threads that fit the
-//! machine ([`threads`]) ([`Embedder`]), and the
-//! embedding ranker ([`EmbeddingRanker`]) that scores each passage by its best token window and
-//! caches a page's window embeddings by content hash across runs.
+//! ([`Backend`]: AVX-512 BF16, AVX-512, AVX2 + FMA, portable via `matrixmultiply`) on threads
+//! that fit the machine ([`threads`]) ([`Embedder`]), and the embedding ranker
+//! ([`EmbeddingRanker`]) that scores each passage by its best token window and caches a page's
+//! window embeddings by content hash across runs.
 //!
 //! Nothing downloads when this crate is loaded or an [`Embedder`] is built: fetching happens only
 //! through [`fetch::ensure_model`] / [`fetch::fetch_model`] (which [`EmbeddingRanker::open`]

@@ -44,6 +44,7 @@ pub mod anchor;
 pub mod archive;
 pub mod census;
 pub mod content;
+pub mod error_text;
 pub mod extract;
 pub mod fetch;
 pub mod flatten;

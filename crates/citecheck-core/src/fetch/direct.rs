@@ -16,6 +16,7 @@ use url::{Host, Url};
 use super::interpret::{self, BodyKind};
 use super::resolve::{GuardPolicy, GuardedResolver, HostResolver, ResolveError, SystemResolver};
 use super::{charset, FetchOutcome, Fetcher, Rejection};
+use crate::error_text::error_chain;
 use crate::limits::{Budget, DEFAULT_CONVERSION_BUDGET};
 use crate::model::{Label, Reason};
 use crate::pdf::{self, PdfLimits};
@@ -374,14 +375,9 @@ impl Fetcher for DirectFetcher {
     }
 
     async fn fetch(&self, url: &str) -> FetchOutcome {
-        let requested = match Url::parse(url.trim()) {
+        let requested = match super::parse_cited(url) {
             Ok(url) => url,
-            Err(err) => {
-                return FetchOutcome::Rejected(
-                    Rejection::new(Label::NotFound, Reason::InvalidUrl)
-                        .detail(format!("`{url}` is not a URL: {err}")),
-                )
-            }
+            Err(rejected) => return FetchOutcome::Rejected(rejected),
         };
         let policy = retry::Policy {
             attempts: self.options.attempts,
@@ -508,19 +504,6 @@ fn source_of<'a, T: std::error::Error + 'static>(
         current = e.source();
     }
     None
-}
-
-fn error_chain(err: &(dyn std::error::Error + 'static)) -> String {
-    let mut parts = vec![err.to_string()];
-    let mut current = err.source();
-    while let Some(e) = current {
-        let text = e.to_string();
-        if parts.last() != Some(&text) {
-            parts.push(text);
-        }
-        current = e.source();
-    }
-    parts.join(": ")
 }
 
 #[cfg(test)]

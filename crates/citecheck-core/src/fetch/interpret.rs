@@ -5,6 +5,7 @@ use url::Url;
 
 use super::{FetchOutcome, Page, Rejection};
 use crate::content::{self, PageKind};
+use crate::error_text::error_chain;
 use crate::extract;
 use crate::limits::{Budget, PageLimits};
 use crate::model::{Label, Reason};
@@ -223,17 +224,6 @@ pub fn interpret_pdf(
             .at(final_url.as_str(), Some(status))
             .detail(error_chain(&err)),
     )
-}
-
-fn error_chain(err: &(dyn std::error::Error + 'static)) -> String {
-    let mut text = err.to_string();
-    let mut source = err.source();
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
 }
 
 /// Applies the page rules to text that is already Markdown (a crawling service's answer, or a

@@ -51,6 +51,15 @@ pub struct Rejection {
     pub cost: Option<CrawlCost>,
 }
 
+/// The cited URL parsed, or the `invalid_url` rejection every fetcher gives when it does not
+/// parse.
+pub fn parse_cited(url: &str) -> Result<url::Url, Rejection> {
+    url::Url::parse(url.trim()).map_err(|err| {
+        Rejection::new(Label::NotFound, Reason::InvalidUrl)
+            .detail(format!("`{url}` is not a URL: {err}"))
+    })
+}
+
 impl Rejection {
     pub fn new(label: Label, reason: Reason) -> Self {
         Rejection {

@@ -16,6 +16,7 @@ use url::Url;
 use super::direct::BLOCKED_ADDRESS_HINT;
 use super::interpret::{self, BodyKind};
 use super::{FetchOutcome, Fetcher, Rejection};
+use crate::error_text::error_chain;
 use crate::limits::{Budget, DEFAULT_CONVERSION_BUDGET};
 use crate::model::{Label, Reason};
 use crate::workers::{WorkError, WorkerPool};
@@ -136,14 +137,9 @@ impl Fetcher for RenderFetcher {
     }
 
     async fn fetch(&self, url: &str) -> FetchOutcome {
-        let requested = match Url::parse(url.trim()) {
+        let requested = match super::parse_cited(url) {
             Ok(url) => url,
-            Err(err) => {
-                return FetchOutcome::Rejected(
-                    Rejection::new(Label::NotFound, Reason::InvalidUrl)
-                        .detail(format!("`{url}` is not a URL: {err}")),
-                )
-            }
+            Err(rejected) => return FetchOutcome::Rejected(rejected),
         };
         let rendered = self.renderer.render(&requested).await;
         let name = self.renderer.name();
@@ -166,17 +162,6 @@ impl Fetcher for RenderFetcher {
             ),
         }
     }
-}
-
-fn error_chain(err: &(dyn std::error::Error + 'static)) -> String {
-    let mut text = err.to_string();
-    let mut source = err.source();
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
 }
 
 #[cfg(test)]

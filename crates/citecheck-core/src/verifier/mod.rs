@@ -495,18 +495,7 @@ fn link_evidence(follow_up: &mut FollowUp, page: &Page, top: &[String], quote: &
     }
 }
 
-/// `err` and its sources, joined by `: ` (what `{:#}` prints for anyhow), for a verdict's
-/// detail and the logs.
-pub fn error_chain(err: &(dyn std::error::Error + 'static)) -> String {
-    let mut text = err.to_string();
-    let mut source = err.source();
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
-}
+pub use crate::error_text::error_chain;
 
 #[cfg(test)]
 mod tests {

@@ -381,14 +381,9 @@ impl Fetcher for CrawlbaseFetcher {
     }
 
     async fn fetch(&self, url: &str) -> FetchOutcome {
-        let requested = match Url::parse(url.trim()) {
+        let requested = match crate::fetch::parse_cited(url) {
             Ok(url) => url,
-            Err(err) => {
-                return FetchOutcome::Rejected(
-                    Rejection::new(Label::NotFound, Reason::InvalidUrl)
-                        .detail(format!("`{url}` is not a URL: {err}")),
-                )
-            }
+            Err(rejected) => return FetchOutcome::Rejected(rejected),
         };
         if !matches!(requested.scheme(), "http" | "https") {
             return FetchOutcome::Rejected(

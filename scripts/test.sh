@@ -80,6 +80,7 @@ run_demo() {
 check fmt cargo fmt --all -- --check
 check clippy cargo clippy --workspace --all-targets --locked -- -D warnings
 check doc env RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked --quiet
+check modules sh -c "python3 scripts/module-cycles.py crates/citecheck/src > /dev/null && python3 scripts/module-cycles.py crates/citecheck-core/src > /dev/null"
 check model ./scripts/fetch-model.sh
 check build cargo test --workspace --locked --no-run
 check render env CITECHECK_BIN=target/debug/citecheck ./scripts/check-report-render.sh

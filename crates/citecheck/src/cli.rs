@@ -11,7 +11,8 @@ use clap::{Parser, Subcommand};
 use crate::config::{Config, GlobalArgs};
 use crate::error::{AppError, EXIT_CODES};
 use crate::{
-    answer, audit, batch, cache, demo, eval, model, queue, replay, report, server, verify,
+    answer_command, audit_command, batch, cache, demo, eval, model, queue, replay, report, server,
+    verify,
 };
 
 /// Check whether the sources an LLM cited say what it claimed.
@@ -30,7 +31,7 @@ pub enum Command {
     /// Check one claim against the URLs cited for it.
     Verify(verify::VerifyArgs),
     /// Verify a whole LLM answer (an API's JSON response or Markdown) citation by citation.
-    Answer(answer::AnswerArgs),
+    Answer(answer_command::AnswerArgs),
     /// Serve a few bundled example pages on 127.0.0.1 and verify example claims against them.
     Demo(demo::DemoArgs),
     /// Measure the judge on a labelled development set (per-label precision/recall, accuracy).
@@ -42,7 +43,7 @@ pub enum Command {
     /// Take claims from a PostgreSQL queue (`batch --queue`), verify them, record the results.
     Worker(queue::worker::WorkerArgs),
     /// List and filter the audit index (one row per verified citation).
-    Audit(audit::command::AuditArgs),
+    Audit(audit_command::AuditArgs),
     /// Print a stored page as it was judged, optionally with a quote highlighted.
     Replay(replay::ReplayArgs),
     /// Write a self-contained HTML report from the audit index or a batch's results.
@@ -61,7 +62,7 @@ impl Cli {
         let config = Config::load(&self.global)?;
         match &self.command {
             Command::Verify(args) => verify::run(args, &config).await,
-            Command::Answer(args) => answer::run(args, &config).await,
+            Command::Answer(args) => answer_command::run(args, &config).await,
             Command::Demo(args) => demo::command(args, &config).await,
             Command::Eval(args) => eval::command(args, &config).await,
             Command::Serve(args) => server::run(args, &config).await.map(|()| 0),
@@ -73,7 +74,7 @@ impl Cli {
                 None => batch::run(args, &config).await,
             },
             Command::Worker(args) => queue::worker::run(args, &config).await,
-            Command::Audit(args) => audit::command::run(args, &config).await,
+            Command::Audit(args) => audit_command::run(args, &config).await,
             Command::Replay(args) => replay::run(args, &config).await,
             Command::Report(args) => report::run(args, &config).await,
             Command::Model(args) => model::run(args, &config).await,

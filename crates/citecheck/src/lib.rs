@@ -11,7 +11,9 @@
 //! [`error::AppError`], whose variant decides the exit code.
 
 pub mod answer;
+pub mod answer_command;
 pub mod audit;
+pub mod audit_command;
 pub mod audit_index;
 pub mod batch;
 pub mod cache;

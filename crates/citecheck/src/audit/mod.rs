@@ -22,7 +22,6 @@ use serde::{Deserialize, Serialize};
 use crate::config::ConfigError;
 use crate::error::AppError;
 
-pub mod command;
 mod drift;
 mod query;
 pub mod receipt;

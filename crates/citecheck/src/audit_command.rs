@@ -8,7 +8,7 @@ use std::time::SystemTime;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 
-use super::{parse_time_bound, AuditFilter, AuditIndex, AuditRow};
+use crate::audit::{parse_time_bound, AuditFilter, AuditIndex, AuditRow};
 use crate::config::{Config, ConfigError, QueueArg};
 use crate::error::AppError;
 
@@ -109,7 +109,7 @@ pub fn write_rows(
                 .has_headers(false)
                 .from_writer(&mut *out);
             // The header even when no row matches, so the file is always well-formed.
-            writer.write_record(super::COLUMN_NAMES)?;
+            writer.write_record(crate::audit::COLUMN_NAMES)?;
             store.scan_rows(filter, &mut |row| {
                 count += 1;
                 writer.write_record(crate::neutral::csv_record(&row)?)?;

@@ -248,11 +248,11 @@ async fn write_until_stopped(
 async fn write_batch(store: &AuditStore, batch: Vec<Reserved>) -> Vec<(bool, usize)> {
     let store = store.clone();
     let sizes: Vec<usize> = batch.iter().map(|r| r.ids.len()).collect();
-    let failed_all: Vec<(bool, usize)> = sizes.iter().map(|&n| (false, n)).collect();
     let rows: usize = sizes.iter().sum();
+    let written = sizes.clone();
     let outcome = tokio::task::spawn_blocking(move || {
         if store.write_reserved(&batch).is_ok() {
-            return sizes.iter().map(|&n| (true, n)).collect();
+            return written.into_iter().map(|n| (true, n)).collect();
         }
         let mut outcomes = Vec::with_capacity(batch.len());
         for record in batch {
@@ -274,6 +274,6 @@ async fn write_batch(store: &AuditStore, batch: Vec<Reserved>) -> Vec<(bool, usi
     .await;
     outcome.unwrap_or_else(|err| {
         tracing::error!(error = %err, rows, "the audit writer's write panicked");
-        failed_all
+        sizes.into_iter().map(|n| (false, n)).collect()
     })
 }

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use citecheck_core::VerifierBuilder;
 
-use crate::audit::AuditStore;
+use crate::audit::{AuditStore, MissedRows, TalliedRecorder};
 use crate::config::StorePaths;
 use crate::evidence::EvidenceStore;
 use crate::prune;
@@ -163,5 +163,18 @@ impl Stores {
             builder = builder.recorder(Arc::new(audit.clone()));
         }
         builder
+    }
+
+    /// [`Stores::attach`], counting the verdicts the audit index refuses, for a command that
+    /// reports them when it ends (none counted when no index is open).
+    pub fn attach_tallied(&self, builder: VerifierBuilder) -> (VerifierBuilder, Arc<MissedRows>) {
+        let builder = self.attach_pages(builder);
+        match &self.audit {
+            Some(audit) => {
+                let (recorder, missed) = TalliedRecorder::new(audit.clone());
+                (builder.recorder(Arc::new(recorder)), missed)
+            }
+            None => (builder, Arc::new(MissedRows::default())),
+        }
     }
 }

@@ -26,9 +26,11 @@ mod drift;
 mod query;
 pub mod receipt;
 pub mod schema;
+mod tally;
 mod write;
 
 pub use query::{parse_time_bound, AuditFilter, Dialect, COLUMN_NAMES};
+pub use tally::{MissedRows, TalliedRecorder};
 pub use write::Reserved;
 
 /// Where a verdict came from; stored with each of its rows (the core's [`Origin`]).

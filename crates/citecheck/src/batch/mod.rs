@@ -13,6 +13,7 @@ use anyhow::Context as _;
 use citecheck_core::verifier::{DEFAULT_CACHE_PAGES, DEFAULT_PER_HOST};
 use clap::Args;
 
+use crate::audit::MissedRows;
 use crate::config::{at_least_one, BatchSection, Config, QueueArg};
 use crate::error::{AppError, EXIT_INTERRUPTED};
 use crate::output::Format;
@@ -112,7 +113,8 @@ Bad input lines are reported with their line numbers on stderr and skipped.
 Exit codes (batch):
   0    the input was processed, whatever the labels
   130  interrupted (Ctrl-C): finished claims are kept; continue with --resume
-  1    a fatal error (an output could not be written)
+  1    a fatal error (an output could not be written), or audit rows the index
+       refused (the run goes on and its outputs are complete; the error says how many)
   3    a configuration or usage error";
 
 impl BatchArgs {
@@ -236,7 +238,8 @@ pub async fn run(args: &BatchArgs, config: &Config) -> Result<u8, AppError> {
             std::future::pending::<()>().await;
         }
     };
-    let mut summary = execute(&job, stores.attach(engine.builder), interrupt).await?;
+    let (builder, missed) = stores.attach_tallied(engine.builder);
+    let mut summary = execute(&job, builder, interrupt).await?;
     summary.crawl = engine.crawlbase.as_ref().map(|fetcher| fetcher.usage());
     if let (Some(answers), Some(results)) = (&args.answers, &job.jsonl) {
         summary.answers = Some(answers_report(answers, results, answers_html.as_deref()).await?);
@@ -250,13 +253,50 @@ pub async fn run(args: &BatchArgs, config: &Config) -> Result<u8, AppError> {
     if let (Some(html), false) = (answers_html.as_ref().or(job.html.as_ref()), config.quiet) {
         eprintln!("report written to {}", html.display());
     }
-    // Everything finished is written; an account problem still fails the run loudly.
+    // Everything finished is written; an account problem, or audit rows the index refused,
+    // still fail the run loudly, so that a scripted run does not pass with either unnoticed.
+    let audit_failure = missed_rows_error(&stores, &missed, &job.run_id);
     if let Some(err) = crate::engine::account_error(engine.crawlbase.as_ref()) {
+        if let Some(audit) = &audit_failure {
+            tracing::error!("{}", audit.report());
+        }
         return Err(err);
+    }
+    if let Some(err) = audit_failure {
+        if !summary.interrupted {
+            return Err(err);
+        }
+        // Interrupted: the exit code says to resume; the missing rows are still said.
+        tracing::error!("{}", err.report());
     }
     Ok(if summary.interrupted {
         EXIT_INTERRUPTED
     } else {
         0
     })
+}
+
+/// The error for the verdicts the audit index refused during run `run_id`, if any: how many,
+/// where, the first cause, and that the output files are complete all the same.
+fn missed_rows_error(stores: &Stores, missed: &MissedRows, run_id: &str) -> Option<AppError> {
+    if missed.verdicts() == 0 {
+        return None;
+    }
+    let index = stores.audit().map_or_else(
+        || "the audit index".to_string(),
+        |a| a.path().display().to_string(),
+    );
+    let cause = missed
+        .first_error()
+        .unwrap_or_else(|| "no cause recorded".to_string());
+    Some(
+        anyhow::anyhow!(
+            "the audit index {index} refused the rows of {claims} claim(s), {rows} citations in \
+             all, of run {run_id} (first failure: {cause}); every result is in the batch's \
+             outputs, but the index lacks those rows",
+            claims = missed.verdicts(),
+            rows = missed.rows(),
+        )
+        .into(),
+    )
 }

@@ -8,11 +8,12 @@
 //! response.
 //!
 //! Guarantees: an audit id a client was given is in the index, committed, before the client sees
-//! it, so a process killed outright (SIGKILL, a crash) loses no answered verdict's rows. A write
-//! that fails is logged and counted (`citecheck_audit_rows_failed`) and the request's recording
-//! fails instead of answering with ids that are not there. A full queue makes requests wait
-//! (backpressure); nothing is dropped to make room. [`AuditWriter::finish`] stops accepting and
-//! writes what is queued.
+//! it, so a process killed outright (SIGKILL, a crash) loses no answered verdict's rows. Rows
+//! that cannot be written (no ids could be reserved, or the write failed) are logged (by id, once
+//! reserved) and counted in `citecheck_audit_rows_failed` before the request goes on; the
+//! request's recording fails, so its verdict is answered without ids rather than with ids that
+//! are not there. A full queue makes requests wait (backpressure); nothing is dropped to make
+//! room. [`AuditWriter::finish`] stops accepting and writes what is queued.
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -45,6 +46,7 @@ pub struct QueuedRecorder {
     store: AuditStore,
     reader: AuditStore,
     queued_rows: Arc<AtomicUsize>,
+    metrics: Arc<Metrics>,
 }
 
 /// A verdict waiting for the writer, and where to say whether its rows were committed.
@@ -102,6 +104,7 @@ impl AuditWriter {
             store,
             reader,
             queued_rows: Arc::clone(&queued_rows),
+            metrics: Arc::clone(&metrics),
         };
         let writer = AuditWriter {
             stop,
@@ -154,7 +157,20 @@ impl QueuedRecorder {
 impl VerdictRecorder for QueuedRecorder {
     async fn record(&self, verdict: &ClaimVerdict, origin: &Origin) -> Result<(), StoreError> {
         let rows = verdict.citations.len();
-        let ids = self.reserve(rows).await?;
+        let ids = match self.reserve(rows).await {
+            Ok(ids) => ids,
+            Err(err) => {
+                // The verdict is still answered (without ids), so its rows are lost like those
+                // of a failed write and counted the same way; there are no ids to log.
+                self.metrics.audit_rows_failed(rows as u64);
+                tracing::error!(
+                    rows,
+                    error = %format!("{err:#}"),
+                    "audit row ids could not be reserved; the verdict's rows are not written"
+                );
+                return Err(err.into());
+            }
+        };
         let record = Reserved {
             ids: ids.clone(),
             recorded_at: now_rfc3339(),
@@ -171,6 +187,7 @@ impl VerdictRecorder for QueuedRecorder {
             .is_err()
         {
             self.queued_rows.fetch_sub(rows, Ordering::SeqCst);
+            self.metrics.audit_rows_failed(rows as u64);
             return Err("the audit writer has stopped (the service is shutting down)".into());
         }
         match outcome.await {
@@ -227,18 +244,23 @@ async fn write_until_stopped(
             batch.into_iter().map(|p| (p.record, p.committed)).unzip();
         let outcomes = write_batch(&store, records).await;
         queued_rows.fetch_sub(rows, Ordering::SeqCst);
-        let (mut written, mut failed) = (0, 0);
-        for (committed, (ok, count)) in waiting.into_iter().zip(outcomes) {
-            if ok {
-                written += count;
-            } else {
-                failed += count;
-            }
+        // Counted before any request hears its outcome, so that a client who reads /metrics
+        // after its answer sees its rows there.
+        let (written, failed) = outcomes
+            .iter()
+            .fold((0, 0), |(written, failed), &(ok, count)| {
+                if ok {
+                    (written + count, failed)
+                } else {
+                    (written, failed + count)
+                }
+            });
+        metrics.audit_rows_written(written as u64);
+        metrics.audit_rows_failed(failed as u64);
+        for (committed, (ok, _)) in waiting.into_iter().zip(outcomes) {
             // A request that gave up waiting (its client went away) needs no answer.
             let _ = committed.send(ok);
         }
-        metrics.audit_rows_written(written as u64);
-        metrics.audit_rows_failed(failed as u64);
     }
 }
 
@@ -276,4 +298,74 @@ async fn write_batch(store: &AuditStore, batch: Vec<Reserved>) -> Vec<(bool, usi
         tracing::error!(error = %err, rows, "the audit writer's write panicked");
         sizes.into_iter().map(|n| (false, n)).collect()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use citecheck_core::{Label, Reason, UrlVerdict};
+
+    use super::*;
+    use crate::audit::AuditFilter;
+
+    /// A verdict of `claim` with one dead link per id in `ids`.
+    fn reserved(ids: Range<i64>, claim: &str) -> Reserved {
+        let citations = ids
+            .clone()
+            .map(|id| {
+                UrlVerdict::without_judge(
+                    format!("https://a.example/{id}"),
+                    Label::Unreachable,
+                    Reason::Http(404),
+                )
+            })
+            .collect();
+        Reserved {
+            ids: ids.collect(),
+            recorded_at: now_rfc3339(),
+            verdict: ClaimVerdict {
+                claim: claim.into(),
+                overall: Label::Unreachable,
+                citations,
+            },
+            run: Origin::new("api"),
+        }
+    }
+
+    /// Group commit must not make one verdict the index refuses cost the others in its
+    /// transaction: the batch is written again verdict by verdict, and only the refused one's
+    /// rows are missing.
+    #[tokio::test]
+    async fn a_verdict_the_index_refuses_costs_only_its_own_rows_in_a_batch() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = AuditStore::open(dir.path().join("audit.sqlite3")).expect("opens");
+        // SQLite itself refuses the rows, as it would a constraint or a full disk.
+        rusqlite::Connection::open(store.path())
+            .expect("a second connection")
+            .execute_batch(
+                "CREATE TRIGGER refuse_poisoned BEFORE INSERT ON citations
+                 WHEN NEW.claim = 'poisoned'
+                 BEGIN SELECT RAISE(ABORT, 'refused by the test'); END;",
+            )
+            .expect("trigger installed");
+        let ids = store.reserve_ids(6).expect("ids reserved");
+        let start = ids.start;
+        let batch = vec![
+            reserved(start..start + 2, "first"),
+            reserved(start + 2..start + 4, "poisoned"),
+            reserved(start + 4..start + 6, "third"),
+        ];
+
+        let outcomes = write_batch(&store, batch).await;
+
+        assert_eq!(outcomes, vec![(true, 2), (false, 2), (true, 2)]);
+        let mut stored: Vec<i64> = store
+            .query(AuditFilter::default())
+            .await
+            .expect("query")
+            .iter()
+            .map(|row| row.id)
+            .collect();
+        stored.sort_unstable();
+        assert_eq!(stored, vec![start, start + 1, start + 4, start + 5]);
+    }
 }

@@ -212,7 +212,8 @@ impl Metrics {
         );
         registry.register(
             "audit_rows_failed",
-            "Audit rows accepted but not written (a failed write, or still queued at shutdown)",
+            "Audit rows of verdicts served but not written (no ids could be reserved, a failed \
+             write, or still queued at shutdown)",
             audit_rows_failed.clone(),
         );
         Metrics {
@@ -327,7 +328,7 @@ impl Metrics {
         self.audit_rows_written.inc_by(rows);
     }
 
-    /// Counts audit rows accepted but not written.
+    /// Counts audit rows of verdicts served but not written.
     pub fn audit_rows_failed(&self, rows: u64) {
         self.audit_rows_failed.inc_by(rows);
     }

@@ -95,8 +95,9 @@ pub struct VerifyResponse {
     #[serde(flatten)]
     pub verdict: ClaimVerdict,
     /// The audit index's row id of each citation, in citation order (for
-    /// `citecheck replay --audit-id`); absent when the service keeps no audit index. The rows
-    /// are written just after the answer, at the latest when the service shuts down.
+    /// `citecheck replay --audit-id`); every id given is committed in the index before the
+    /// answer is sent. Absent when the service keeps no audit index, or when the verdict's rows
+    /// could not be written (logged, and counted in `citecheck_audit_rows_failed`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub audit_ids: Vec<i64>,
 }

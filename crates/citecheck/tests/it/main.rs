@@ -3,6 +3,7 @@
 mod answer;
 mod answer_limits;
 mod audit;
+mod audit_failure;
 mod batch;
 mod batch_support;
 mod cli;

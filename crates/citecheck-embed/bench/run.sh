@@ -35,6 +35,11 @@ for round in $(seq "$rounds"); do
   echo "== round $round: torch ($(cut -d' ' -f1-3 /proc/loadavg) load)"
   EMBED_MODEL_DIR="$model_dir" /usr/bin/time -f "torch process peak RSS: %M KiB" \
     .venv/bin/python bench_embed.py --fixture fixture 2> >(grep "peak RSS" >&2)
+  # torch held to AVX2 + FMA (ATen's kernels, oneDNN and MKL each have their own switch), so that
+  # the avx2 backend meets torch on the same instructions on a CPU that also has AVX-512.
+  echo "== round $round: torch forced to AVX2 ($(cut -d' ' -f1-3 /proc/loadavg) load)"
+  ATEN_CPU_CAPABILITY=avx2 ONEDNN_MAX_CPU_ISA=AVX2 MKL_ENABLE_INSTRUCTIONS=AVX2 \
+    EMBED_MODEL_DIR="$model_dir" .venv/bin/python bench_embed.py --fixture fixture
   for backend in $backends; do
     echo "== round $round: citecheck-embed $backend ($(cut -d' ' -f1-3 /proc/loadavg) load)"
     "$target/release/embed-bench" --passages passages.jsonl --model-dir "$model_dir" \

@@ -222,8 +222,8 @@ impl Embedder {
         &self.tokenizer
     }
 
-    /// Embeds each text as sentence-transformers would (first 256 tokens), `batch` sequences per
-    /// forward pass.
+    /// Embeds each text as sentence-transformers would (first 256 tokens), at most `batch`
+    /// sequences per forward pass.
     pub fn embed(&self, texts: &[&str], batch: usize) -> Result<Vec<Embedding>, EmbedError> {
         let ids = texts
             .iter()
@@ -276,7 +276,8 @@ impl Embedder {
         self.run_groups(sequences, &groups)
     }
 
-    /// Embeds token sequences (each `[CLS] ... [SEP]`, at most 256), `batch` per forward pass.
+    /// Embeds token sequences (each `[CLS] ... [SEP]`, at most 256), at most `batch` per forward
+    /// pass.
     pub fn embed_ids(&self, sequences: &[Vec<u32>], batch: usize) -> Vec<Embedding> {
         let batch = batch.max(1);
         let groups: Vec<Range<usize>> = (0..sequences.len())
@@ -287,13 +288,21 @@ impl Embedder {
     }
 
     /// One forward pass per group, spread over as many threads as there are free scratches
-    /// (at least one: waits for it), results in sequence order.
+    /// (at least one: waits for it), results in sequence order. With several threads, groups
+    /// too few to keep them busy are split (see [`share_out`]).
     fn run_groups(&self, sequences: &[Vec<u32>], groups: &[Range<usize>]) -> Vec<Embedding> {
         let pass = |group: &Range<usize>, scratch: &mut Scratch| {
             let refs: Vec<&[u32]> = sequences[group.clone()].iter().map(Vec::as_slice).collect();
             self.encoder.embed(&refs, scratch)
         };
         let mut scratches = self.take_scratches(groups.len());
+        let shared;
+        let groups = if scratches.len() > 1 {
+            shared = share_out(groups, scratches.len());
+            &shared[..]
+        } else {
+            groups
+        };
         let mut out = Vec::with_capacity(sequences.len());
         if scratches.len() <= 1 {
             let mut scratch = scratches.pop().unwrap_or_default();
@@ -362,7 +371,82 @@ impl Embedder {
     }
 }
 
+/// Passes per thread below which [`share_out`] splits passes.
+const PASSES_PER_THREAD: usize = 4;
+
+/// `groups` cut into smaller passes when there are fewer than [`PASSES_PER_THREAD`] per thread:
+/// three passes of 32 on two threads would keep one thread busy for two passes while the other
+/// waits after one (measured: 1.5x one thread instead of 1.9x). Splitting changes no vector:
+/// every sequence runs at its own length, unpadded, and each output row of a product depends
+/// only on its own input row, so a sequence's embedding does not depend on its pass-mates.
+/// A pass stays within its group, so a caller's bound on a pass's size still holds.
+fn share_out(groups: &[Range<usize>], threads: usize) -> Vec<Range<usize>> {
+    let wanted = threads * PASSES_PER_THREAD;
+    if threads <= 1 || groups.len() >= wanted {
+        return groups.to_vec();
+    }
+    let sequences: usize = groups.iter().map(ExactSizeIterator::len).sum();
+    let most = sequences.div_ceil(wanted).max(1);
+    groups
+        .iter()
+        .flat_map(|group| {
+            let end = group.end;
+            group
+                .clone()
+                .step_by(most)
+                .map(move |start| start..(start + most).min(end))
+        })
+        .collect()
+}
+
 /// Cosine similarity of two unit vectors.
 pub fn cosine(a: &Embedding, b: &Embedding) -> f32 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every sequence once, in order, each pass inside one of the caller's groups.
+    fn assert_covers(groups: &[Range<usize>], passes: &[Range<usize>]) {
+        let flat: Vec<usize> = passes.iter().flat_map(Clone::clone).collect();
+        let expected: Vec<usize> = groups.iter().flat_map(Clone::clone).collect();
+        assert_eq!(flat, expected);
+        for pass in passes {
+            assert!(!pass.is_empty());
+            assert!(
+                groups
+                    .iter()
+                    .any(|g| g.start <= pass.start && pass.end <= g.end),
+                "{pass:?} crosses a group of {groups:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn few_large_passes_are_split_so_every_thread_gets_work() {
+        let groups: Vec<Range<usize>> = vec![0..32, 32..64, 64..96];
+        let passes = share_out(&groups, 2);
+        assert_covers(&groups, &passes);
+        // At most ceil(96 / (2 x 4)) = 12 a pass: 12 + 12 + 8 per group of 32.
+        assert_eq!(passes.len(), 9, "{passes:?}");
+        assert!(passes.iter().all(|p| p.len() <= 12), "{passes:?}");
+        // Uneven groups (a token budget's) stay inside their bounds.
+        let uneven = vec![0..1, 1..9, 9..10];
+        let passes = share_out(&uneven, 3);
+        assert_covers(&uneven, &passes);
+        assert!(passes.len() > uneven.len());
+    }
+
+    #[test]
+    fn enough_passes_or_one_thread_are_left_as_they_are() {
+        let many: Vec<Range<usize>> = (0..8).map(|i| i * 2..i * 2 + 2).collect();
+        assert_eq!(share_out(&many, 2), many);
+        let few = vec![0..32, 32..40];
+        assert_eq!(share_out(&few, 1), few);
+        let single: Vec<Range<usize>> = std::iter::once(0..1).collect();
+        assert_eq!(share_out(&single, 4), single);
+        assert!(share_out(&[], 4).is_empty());
+    }
 }

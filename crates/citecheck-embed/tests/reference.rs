@@ -159,6 +159,24 @@ fn every_backend_the_cpu_supports_matches_the_reference() {
     );
 }
 
+/// Two threads split a large pass into smaller ones (`share_out`): no vector may change, since
+/// each sequence runs unpadded and a product's output row depends only on its input row.
+#[test]
+fn a_sequence_embeds_the_same_alone_or_in_a_pass_split_over_threads() {
+    let items = reference();
+    let texts: Vec<&str> = items.iter().map(|i| i.text.as_str()).collect();
+    for backend in Backend::ALL.into_iter().filter(|b| b.is_supported()) {
+        let one_thread = support::model_on(backend, 1);
+        let alone = one_thread.embed(&texts, 1).expect("embed");
+        let one_pass = one_thread.embed(&texts, texts.len()).expect("embed");
+        assert_eq!(alone, one_pass, "{backend}: one pass of {}", texts.len());
+        let split = support::model_on(backend, 2)
+            .embed(&texts, texts.len())
+            .expect("embed");
+        assert_eq!(alone, split, "{backend}: the pass split over two threads");
+    }
+}
+
 #[test]
 fn the_backend_variable_names_a_backend_or_fails_clearly() {
     assert_eq!(Backend::from_name("avx2"), Some(Backend::Avx2));

@@ -72,6 +72,16 @@ fn parse() -> Result<Args, String> {
     Ok(args)
 }
 
+/// `value` with `decimals` places, or `null` where JSON has no number for it (the portable
+/// backend has no peak probe, so its fraction of peak is unknown, not NaN).
+fn json_number(value: f64, decimals: usize) -> String {
+    if value.is_finite() {
+        format!("{value:.decimals$}")
+    } else {
+        "null".to_owned()
+    }
+}
+
 fn peak_rss_mib() -> Option<f64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
@@ -151,10 +161,10 @@ fn main() {
         "  \"gflop_per_passage\": {:.2},",
         work / passages.len() as f64 / 1e9
     );
-    println!("  \"core_peak_gflops\": {peak:.1},");
+    println!("  \"core_peak_gflops\": {},", json_number(peak, 1));
     println!(
-        "  \"peak_rss_after_load_mib\": {:.1},",
-        rss_after_load.unwrap_or(f64::NAN)
+        "  \"peak_rss_after_load_mib\": {},",
+        json_number(rss_after_load.unwrap_or(f64::NAN), 1)
     );
     println!("  \"batch\": {{");
     for (n, &batch) in args.batch_sizes.iter().enumerate() {
@@ -180,9 +190,10 @@ fn main() {
         // sides (the peak probe measures its own CPU time too).
         let cpu_gflops = per_cpu_s * work / passages.len() as f64 / 1e9;
         println!(
-            "    \"{batch}\": {{\"passages_per_s_best\": {best:.2}, \"passages_per_s_median\": {median:.2}, \"passages_per_cpu_s\": {per_cpu_s:.2}, \"gflops\": {gflops:.1}, \"fraction_of_peak\": {:.2}, \"peak_rss_mib\": {:.1}}}{}",
-            cpu_gflops / peak,
-            peak_rss_mib().unwrap_or(f64::NAN),
+            "    \"{batch}\": {{\"passages_per_s_best\": {best:.2}, \"passages_per_s_median\": {median:.2}, \"passages_per_cpu_s\": {}, \"gflops\": {gflops:.1}, \"fraction_of_peak\": {}, \"peak_rss_mib\": {}}}{}",
+            json_number(per_cpu_s, 2),
+            json_number(cpu_gflops / peak, 2),
+            json_number(peak_rss_mib().unwrap_or(f64::NAN), 1),
             if n + 1 == args.batch_sizes.len() { "" } else { "," }
         );
     }

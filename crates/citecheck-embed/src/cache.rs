@@ -24,7 +24,7 @@ const MAGIC: &[u8; 8] = b"CCEMBv2\n";
 /// The count written for a passage not embedded yet.
 const ABSENT: u32 = u32::MAX;
 /// Pages kept in memory (about 20 KiB each for a typical page).
-const MEMORY_PAGES: usize = 512;
+pub(crate) const MEMORY_PAGES: usize = 512;
 
 /// The window embeddings of each passage of one page, in passage order (`None`: not embedded
 /// yet).
@@ -54,17 +54,33 @@ pub(crate) fn key(
     files::hex(&h.finalize())
 }
 
+/// The cache key of a claim's vector (the text's first 256 tokens, as [`crate::Embedder::embed`]
+/// reads it), kept as a one-passage, one-window entry beside the pages' (distinct prefix, so no
+/// claim key can equal a page key).
+pub(crate) fn claim_key(claim: &str, precision: Precision) -> String {
+    let mut h = Sha256::new();
+    h.update(b"citecheck-embed claim v1\0");
+    h.update(SAFETENSORS.sha256.as_bytes());
+    h.update(format!("\0{precision}\0").as_bytes());
+    h.update(claim.as_bytes());
+    files::hex(&h.finalize())
+}
+
 type Slot = Arc<Mutex<Option<Arc<PageWindows>>>>;
 
 pub(crate) struct PageCache {
     dir: Option<PathBuf>,
+    /// Entries kept in memory, oldest dropped first.
+    memory: usize,
     slots: Mutex<(HashMap<String, Slot>, VecDeque<String>)>,
 }
 
 impl PageCache {
-    pub(crate) fn new(dir: Option<PathBuf>) -> Self {
+    /// A cache holding `memory` entries in memory, and every entry in `dir` when given.
+    pub(crate) fn new(dir: Option<PathBuf>, memory: usize) -> Self {
         Self {
             dir,
+            memory: memory.max(1),
             slots: Mutex::new((HashMap::new(), VecDeque::new())),
         }
     }
@@ -121,7 +137,7 @@ impl PageCache {
         if let Some(slot) = map.get(key) {
             return Arc::clone(slot);
         }
-        while order.len() >= MEMORY_PAGES {
+        while order.len() >= self.memory {
             if let Some(old) = order.pop_front() {
                 map.remove(&old);
             }
@@ -277,7 +293,7 @@ mod tests {
     #[test]
     fn a_second_cache_on_the_same_directory_reads_from_disk() {
         let dir = tempfile::tempdir().expect("tempdir");
-        let first = PageCache::new(Some(dir.path().to_path_buf()));
+        let first = PageCache::new(Some(dir.path().to_path_buf()), MEMORY_PAGES);
         let all = [0, 1, 3];
         let (_, source) = first
             .get_or_compute("abcdef", 4, &all, |m| Ok::<_, ()>(windows_of(&page(), m)))
@@ -287,7 +303,7 @@ mod tests {
             .get_or_compute("abcdef", 4, &all, |_| Err(()))
             .expect("memory");
         assert_eq!(source, Source::Memory);
-        let second = PageCache::new(Some(dir.path().to_path_buf()));
+        let second = PageCache::new(Some(dir.path().to_path_buf()), MEMORY_PAGES);
         let (got, source) = second
             .get_or_compute("abcdef", 4, &all, |_| Err(()))
             .expect("disk");
@@ -296,7 +312,7 @@ mod tests {
 
     #[test]
     fn only_the_missing_passages_are_computed_and_added() {
-        let cache = PageCache::new(None);
+        let cache = PageCache::new(None, MEMORY_PAGES);
         let full = page();
         let (got, _) = cache
             .get_or_compute("abcdef", 4, &[3], |m| {
@@ -319,7 +335,7 @@ mod tests {
     #[test]
     fn a_corrupt_entry_is_recomputed_and_rewritten() {
         let dir = tempfile::tempdir().expect("tempdir");
-        let cache = PageCache::new(Some(dir.path().to_path_buf()));
+        let cache = PageCache::new(Some(dir.path().to_path_buf()), MEMORY_PAGES);
         let path = cache.path("abcdef").expect("path");
         std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
         std::fs::write(&path, b"garbage").expect("write");

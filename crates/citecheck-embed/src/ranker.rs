@@ -157,6 +157,8 @@ pub struct RankerStats {
     pub pages_from_disk: u64,
     /// Pages found in memory.
     pub pages_from_memory: u64,
+    /// Claims embedded by this process (a claim already in the cache costs nothing).
+    pub claims_embedded: u64,
 }
 
 pub struct EmbeddingRanker {
@@ -166,11 +168,20 @@ pub struct EmbeddingRanker {
     shortlist: usize,
     fusion: Fusion,
     cache: PageCache,
+    /// Claim vectors, beside the pages' windows in the same directory: a claim cited with
+    /// several URLs, or checked again in a later run, is embedded once. (Measured: in a re-run
+    /// of the Python baseline's 300-citation batch with every page cached, embedding the claims
+    /// again was a third of citecheck's CPU time.)
+    claims: PageCache,
     pages_embedded: AtomicU64,
     windows_embedded: AtomicU64,
     pages_from_disk: AtomicU64,
     pages_from_memory: AtomicU64,
+    claims_embedded: AtomicU64,
 }
+
+/// Claim vectors kept in memory (1.5 KiB each).
+const MEMORY_CLAIMS: usize = 4096;
 
 impl std::fmt::Debug for EmbeddingRanker {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -233,11 +244,13 @@ impl EmbeddingRanker {
             batch_tokens: batch_tokens.max(1),
             shortlist: DEFAULT_SHORTLIST,
             fusion: DEFAULT_FUSION,
-            cache: PageCache::new(cache_dir),
+            cache: PageCache::new(cache_dir.clone(), cache::MEMORY_PAGES),
+            claims: PageCache::new(cache_dir, MEMORY_CLAIMS),
             pages_embedded: AtomicU64::new(0),
             windows_embedded: AtomicU64::new(0),
             pages_from_disk: AtomicU64::new(0),
             pages_from_memory: AtomicU64::new(0),
+            claims_embedded: AtomicU64::new(0),
         }
     }
 
@@ -266,6 +279,29 @@ impl EmbeddingRanker {
             windows_embedded: self.windows_embedded.load(Ordering::Relaxed),
             pages_from_disk: self.pages_from_disk.load(Ordering::Relaxed),
             pages_from_memory: self.pages_from_memory.load(Ordering::Relaxed),
+            claims_embedded: self.claims_embedded.load(Ordering::Relaxed),
+        }
+    }
+
+    /// The claim's vector: from memory, else from the on-disk cache, else from the model (and
+    /// then kept in both).
+    fn claim_vector(&self, claim: &str) -> Result<Embedding, EmbedError> {
+        let key = cache::claim_key(claim, self.embedder.precision());
+        let embed = || -> Result<Embedding, EmbedError> {
+            self.claims_embedded.fetch_add(1, Ordering::Relaxed);
+            Ok(self.embedder.embed(&[claim], 1)?.remove(0))
+        };
+        let (entry, _) = self
+            .claims
+            .get_or_compute(&key, 1, &[0], |_| Ok::<_, EmbedError>(vec![vec![embed()?]]))?;
+        match entry
+            .first()
+            .and_then(Option::as_ref)
+            .and_then(|w| w.first())
+        {
+            Some(vector) => Ok(*vector),
+            // A cache file that decoded to an empty entry: recompute, never fail for it.
+            None => embed(),
         }
     }
 
@@ -322,7 +358,7 @@ impl EmbeddingRanker {
     /// Every passage's embedding score, embedding the whole page whatever the shortlist (for
     /// tests and diagnostics; ranking uses [`EmbeddingRanker::rank`]).
     pub fn scores(&self, claim: &str, page: &PagePassages) -> Result<Vec<f32>, EmbedError> {
-        let claim = self.embedder.embed(&[claim], 1)?.remove(0);
+        let claim = self.claim_vector(claim)?;
         let all: Vec<usize> = (0..page.passages.len()).collect();
         self.embedding_scores(&claim, page, &all)
     }
@@ -342,7 +378,7 @@ impl EmbeddingRanker {
             self.shortlist.min(n)
         };
         let shortlist = &bm25_order[..cut];
-        let claim = self.embedder.embed(&[claim], 1)?.remove(0);
+        let claim = self.claim_vector(claim)?;
         let semantic = self.embedding_scores(&claim, page, shortlist)?;
         let semantic_order = best_indices(
             semantic

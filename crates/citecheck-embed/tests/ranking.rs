@@ -140,7 +140,7 @@ fn bf16_keeps_the_f32_top_three_on_every_ranking_page() {
 }
 
 #[test]
-fn a_known_page_costs_no_embedding_in_a_later_run() {
+fn a_known_page_or_claim_costs_no_embedding_in_a_later_run() {
     let c = case("deep_evidence");
     let dir = tempfile::tempdir().expect("tempdir");
     let model = support::model(Precision::Bf16);
@@ -157,18 +157,36 @@ fn a_known_page_costs_no_embedding_in_a_later_run() {
     first
         .top_k("another claim citing the same page", &c.page, 3)
         .expect("rank");
+    // The same claim citing the page again (a second URL of one claim, say).
+    assert_eq!(first.top_k(&c.claim, &c.page, 3).expect("rank"), ranked);
     let stats = first.stats();
     assert_eq!(stats.pages_embedded, 1, "{stats:?}");
-    assert_eq!(stats.pages_from_memory, 1, "{stats:?}");
+    assert_eq!(stats.pages_from_memory, 2, "{stats:?}");
     assert_eq!(stats.windows_embedded, c.page.passages.len() as u64);
+    assert_eq!(stats.claims_embedded, 2, "two distinct claims: {stats:?}");
 
     let later = open();
     assert_eq!(later.top_k(&c.claim, &c.page, 3).expect("rank"), ranked);
     let stats = later.stats();
     assert_eq!(
-        (stats.windows_embedded, stats.pages_from_disk),
-        (0, 1),
+        (
+            stats.windows_embedded,
+            stats.pages_from_disk,
+            stats.claims_embedded
+        ),
+        (0, 1, 0),
         "{stats:?}"
+    );
+    // The cached vector is the model's: scores agree with a ranker that has no cache at all.
+    let uncached = EmbeddingRanker::new(
+        Arc::new(clone_of(model)),
+        WindowParams::default(),
+        DEFAULT_BATCH_TOKENS,
+        None,
+    );
+    assert_eq!(
+        later.scores(&c.claim, &c.page).expect("scores"),
+        uncached.scores(&c.claim, &c.page).expect("scores")
     );
 }
 

@@ -53,8 +53,8 @@ fport=$(cat "$run/fixture.port")
 judge="http://127.0.0.1:$(cat "$run/judge.port")/v1"
 sed "s#__BASE__#http://127.0.0.1:${fport}#g" "$fix/input.jsonl" > "$run/input.jsonl"
 
-grep -m1 "model name" /proc/cpuinfo
-echo "flags: $(grep -m1 flags /proc/cpuinfo | tr ' ' '\n' | grep -E '^(avx2|fma|f16c|avx512f|avx512bw|avx512vl|avx512_bf16|avx512_vnni)$' | tr '\n' ' ')"
+. "$repo/crates/citecheck-embed/bench/cpu.sh"
+print_cpu
 echo "cores: $(nproc) online; citecheck embedding runtime: $(CITECHECK_MODEL_DIR="$model_dir" "$bin" model info | sed -n 's/^runtime: //p')"
 echo "$n citations, BATCH_CONCURRENCY=$BATCH_CONCURRENCY"
 

@@ -17,8 +17,8 @@ cache=$(mktemp -d)
 trap 'rm -rf "$cache"' EXIT
 cd "$repo"
 
-grep -m1 "model name" /proc/cpuinfo
-echo "flags: $(grep -m1 flags /proc/cpuinfo | tr ' ' '\n' | grep -E '^(avx2|fma|f16c|avx512f|avx512bw|avx512vl|avx512_bf16|avx512_vnni)$' | tr '\n' ' ')"
+. "$repo/crates/citecheck-embed/bench/cpu.sh"
+print_cpu
 python3 - fixtures/devset/pages <<'EOF'
 import pathlib, re, sys
 pages = [p for p in pathlib.Path(sys.argv[1]).rglob("*") if p.is_file() and p.suffix in ("", ".html")]

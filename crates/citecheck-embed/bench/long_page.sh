@@ -19,8 +19,8 @@ port=$(sed -n 's/.*port \([0-9]*\).*/\1/p' "$port_file" | head -1)
 url="http://127.0.0.1:$port/long_page.html"
 model_dir=$("$bin" model info | sed -n 's/^directory: //p')
 
-grep -m1 "model name" /proc/cpuinfo
-echo "flags: $(grep -m1 flags /proc/cpuinfo | tr ' ' '\n' | grep -E '^(avx2|fma|f16c|avx512f|avx512bw|avx512vl|avx512_bf16|avx512_vnni)$' | tr '\n' ' ')"
+. "$repo/crates/citecheck-embed/bench/cpu.sh"
+print_cpu
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
 "$bin" model info | grep runtime
 for run in first cached; do

@@ -29,8 +29,8 @@ cd "$work"
 [ -d fixture ] || python3 gen_fixture.py --citations 300 --out fixture --seed 1234 >/dev/null
 .venv/bin/python dump_passages.py --fixture fixture --passages 96 > passages.jsonl
 
-grep -m1 "model name" /proc/cpuinfo
-echo "flags: $(grep -m1 flags /proc/cpuinfo | tr ' ' '\n' | grep -E '^(avx2|fma|f16c|avx512f|avx512bw|avx512vl|avx512_bf16|avx512_vnni)$' | tr '\n' ' ')"
+. "$repo/crates/citecheck-embed/bench/cpu.sh"
+print_cpu
 for round in $(seq "$rounds"); do
   echo "== round $round: torch ($(cut -d' ' -f1-3 /proc/loadavg) load)"
   EMBED_MODEL_DIR="$model_dir" /usr/bin/time -f "torch process peak RSS: %M KiB" \

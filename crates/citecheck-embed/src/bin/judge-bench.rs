@@ -120,9 +120,13 @@ fn cpu_description() -> String {
         .copied()
         .filter(|w| flags.split_whitespace().any(|f| f == *w))
         .collect();
+    // The model name alone does not tell hosts apart ("AMD EPYC" for Zen 3, 4 and 5 alike).
     format!(
-        "{} ({} logical CPUs); flags: {}",
+        "{} (family {}, model {}, stepping {}; {} logical CPUs); flags: {}",
         field("model name"),
+        field("cpu family"),
+        field("model\t"),
+        field("stepping"),
         std::thread::available_parallelism().map_or(0, |n| n.get()),
         present.join(" ")
     )

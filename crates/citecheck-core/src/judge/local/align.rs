@@ -29,6 +29,20 @@ pub struct Alignment {
     pub sentence_negated: bool,
     /// The claim's entity and the sentence's entity standing in its place.
     pub entity_conflict: Option<(String, String)>,
+    /// What `coverage` is the weighted share of, item by item: lets a reader of meaning
+    /// (`soft`) credit a word the sentence states in other words.
+    pub items: Vec<Credit>,
+}
+
+/// One item of the claim's coverage: a content word or a quantity.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Credit {
+    pub weight: f64,
+    /// In `[0, 1]`.
+    pub credit: f64,
+    /// The claim lexeme of a content word that may be matched by meaning; `None` for a
+    /// quantity or a word of a name, which must match as written.
+    pub word: Option<usize>,
 }
 
 impl Alignment {
@@ -192,9 +206,31 @@ pub fn align(
         }
     }
 
+    let in_name = |at: usize| claim.entities.iter().any(|e| e.span.contains(&at));
+    let items = credits
+        .iter()
+        .map(|(item, credit)| match item {
+            Item::Word(form) => Credit {
+                weight: weights.of(form),
+                credit: *credit,
+                word: claim
+                    .content
+                    .iter()
+                    .find(|(f, _)| f == form)
+                    .map(|(_, at)| *at)
+                    .filter(|at| !in_name(*at)),
+            },
+            Item::Number(_) => Credit {
+                weight: weights.rare(),
+                credit: *credit,
+                word: None,
+            },
+        })
+        .collect();
     Alignment {
         coverage,
         rest_coverage,
+        items,
         claim_negated: negated(claim, sentence),
         sentence_negated: negated(sentence, claim),
         entity_conflict: entity_conflict.map(|(c, s)| (c.text.clone(), s.text.clone())),

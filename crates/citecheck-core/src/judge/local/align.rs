@@ -413,6 +413,29 @@ mod tests {
     }
 
     #[test]
+    fn a_place_and_its_people_s_adjective_are_one_name() {
+        for (claim, sentence) in [
+            (
+                "Most of the delta is Romanian territory.",
+                "Most of the delta lies in Romania.",
+            ),
+            (
+                "The firm moved its plant to Japan.",
+                "The firm moved its plant to a Japanese town.",
+            ),
+        ] {
+            let a = aligned(claim, sentence);
+            assert_eq!(a.entity_conflict, None, "{claim}: {}", a.describe());
+        }
+        // A different country is still a rival name.
+        let a = aligned(
+            "Most of the delta is Romanian territory.",
+            "Most of the delta lies in Bulgaria.",
+        );
+        assert!(a.entity_conflict.is_some(), "{}", a.describe());
+    }
+
+    #[test]
     fn a_year_of_another_event_contradicts_nothing() {
         let claim = "Johann Strauss's Blue Danube waltz was premiered in Vienna in 1867.";
         let other = aligned(claim, "Johann Strauss wrote The Blue Danube in 1866.");

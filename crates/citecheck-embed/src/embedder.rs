@@ -276,6 +276,33 @@ impl Embedder {
         self.run_groups(sequences, &groups)
     }
 
+    /// Per sequence, its pooled unit vector and one unit vector per token of the last layer,
+    /// in passes of at most `batch_tokens` tokens on one thread: for the few short texts a
+    /// judge reads token by token, where spreading passes would cost more than it saves.
+    pub fn embed_tokens(
+        &self,
+        sequences: &[Vec<u32>],
+        batch_tokens: usize,
+    ) -> Vec<(Embedding, Vec<Embedding>)> {
+        let mut scratches = self.take_scratches(1);
+        let mut scratch = scratches.pop().unwrap_or_default();
+        let mut out = Vec::with_capacity(sequences.len());
+        let mut start = 0;
+        while start < sequences.len() {
+            let mut end = start + 1;
+            let mut tokens = sequences[start].len();
+            while end < sequences.len() && tokens + sequences[end].len() <= batch_tokens {
+                tokens += sequences[end].len();
+                end += 1;
+            }
+            let refs: Vec<&[u32]> = sequences[start..end].iter().map(Vec::as_slice).collect();
+            out.extend(self.encoder.embed_tokens(&refs, &mut scratch));
+            start = end;
+        }
+        self.return_scratches(vec![scratch]);
+        out
+    }
+
     /// Embeds token sequences (each `[CLS] ... [SEP]`, at most 256), at most `batch` per forward
     /// pass.
     pub fn embed_ids(&self, sequences: &[Vec<u32>], batch: usize) -> Vec<Embedding> {

@@ -168,9 +168,48 @@ impl Encoder {
     /// One unit vector per sequence. Each sequence is non-empty, at most 512 ids (the caller
     /// keeps them at 256), and begins with `[CLS]` and ends with `[SEP]`.
     pub(crate) fn embed(&self, sequences: &[&[u32]], s: &mut Scratch) -> Vec<[f32; HIDDEN]> {
+        if !self.forward(sequences, s) {
+            return Vec::new();
+        }
+        let mut out = Vec::with_capacity(sequences.len());
+        let mut offset = 0;
+        for seq in sequences {
+            out.push(mean_pooled(
+                &s.x[offset * HIDDEN..(offset + seq.len()) * HIDDEN],
+            ));
+            offset += seq.len();
+        }
+        out
+    }
+
+    /// Per sequence, the mean-pooled unit vector (what [`Encoder::embed`] gives) and one unit
+    /// vector per token of the last layer, `[CLS]` and `[SEP]` included: the contextual vectors
+    /// that token alignment (BERTScore-style) compares.
+    pub(crate) fn embed_tokens(
+        &self,
+        sequences: &[&[u32]],
+        s: &mut Scratch,
+    ) -> Vec<([f32; HIDDEN], Vec<[f32; HIDDEN]>)> {
+        if !self.forward(sequences, s) {
+            return Vec::new();
+        }
+        let mut out = Vec::with_capacity(sequences.len());
+        let mut offset = 0;
+        for seq in sequences {
+            let rows = &s.x[offset * HIDDEN..(offset + seq.len()) * HIDDEN];
+            let tokens = rows.chunks_exact(HIDDEN).map(unit).collect();
+            out.push((mean_pooled(rows), tokens));
+            offset += seq.len();
+        }
+        out
+    }
+
+    /// The forward pass: leaves the last layer's rows, sequences end to end, in `s.x`. False
+    /// when there is no token at all.
+    fn forward(&self, sequences: &[&[u32]], s: &mut Scratch) -> bool {
         let total: usize = sequences.iter().map(|q| q.len()).sum();
         if total == 0 {
-            return Vec::new();
+            return false;
         }
         let be = self.backend;
         s.x.resize(total * HIDDEN, 0.0);
@@ -268,25 +307,7 @@ impl Encoder {
             }
             be.layer_norm(&mut s.x, HIDDEN, &layer.output_norm.0, &layer.output_norm.1);
         }
-
-        let mut out = Vec::with_capacity(sequences.len());
-        let mut offset = 0;
-        for seq in sequences {
-            let mut v = [0f64; HIDDEN];
-            for row in s.x[offset * HIDDEN..(offset + seq.len()) * HIDDEN].chunks_exact(HIDDEN) {
-                for (acc, x) in v.iter_mut().zip(row) {
-                    *acc += *x as f64;
-                }
-            }
-            let norm = v.iter().map(|x| x * x).sum::<f64>().sqrt().max(1e-12);
-            let mut unit = [0f32; HIDDEN];
-            for (u, x) in unit.iter_mut().zip(&v) {
-                *u = (x / norm) as f32;
-            }
-            out.push(unit);
-            offset += seq.len();
-        }
-        out
+        true
     }
 
     /// Self-attention of the `len` tokens from `offset`: reads `s.qkv`, writes `s.context`.
@@ -307,4 +328,35 @@ impl Encoder {
             be.matmul(&s.scores, len, len, &values, None, out, HIDDEN, &mut s.bf16);
         }
     }
+}
+
+/// The mean of `rows` (each [`HIDDEN`] wide), L2-normalised: sentence-transformers' pooling.
+fn mean_pooled(rows: &[f32]) -> [f32; HIDDEN] {
+    let mut v = [0f64; HIDDEN];
+    for row in rows.chunks_exact(HIDDEN) {
+        for (acc, x) in v.iter_mut().zip(row) {
+            *acc += *x as f64;
+        }
+    }
+    let norm = v.iter().map(|x| x * x).sum::<f64>().sqrt().max(1e-12);
+    let mut unit = [0f32; HIDDEN];
+    for (u, x) in unit.iter_mut().zip(&v) {
+        *u = (x / norm) as f32;
+    }
+    unit
+}
+
+/// One row, L2-normalised.
+fn unit(row: &[f32]) -> [f32; HIDDEN] {
+    let norm = row
+        .iter()
+        .map(|x| f64::from(*x) * f64::from(*x))
+        .sum::<f64>()
+        .sqrt()
+        .max(1e-12);
+    let mut out = [0f32; HIDDEN];
+    for (u, x) in out.iter_mut().zip(row) {
+        *u = (f64::from(*x) / norm) as f32;
+    }
+    out
 }

@@ -7,6 +7,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use citecheck_core::judge::meaning::Tokens;
 use citecheck_core::judge::{EncodeError, SentenceEncoder};
 
 use crate::embedder::{Embedder, Embedding};
@@ -16,12 +17,16 @@ pub const SENTENCE_BATCH_TOKENS: usize = 1024;
 /// Sentences kept in the cache; past it, the cache starts again empty (a simple bound that
 /// costs nothing per hit, where an LRU would cost a little on each).
 pub const SENTENCE_CACHE_ENTRIES: usize = 16_384;
+/// Texts whose token vectors are kept: a sentence's tokens weigh 1.5 KB each, so this cache is
+/// smaller (at most about 40 MB for long sentences) and holds what a page's claims share.
+pub const TOKEN_CACHE_ENTRIES: usize = 1024;
 
 /// Encodes sentences with a loaded [`Embedder`], caching each text's vector.
 #[derive(Debug)]
 pub struct SentenceEmbedder {
     embedder: Arc<Embedder>,
     cache: Mutex<HashMap<String, Embedding>>,
+    tokens: Mutex<HashMap<String, Arc<Tokens>>>,
 }
 
 impl SentenceEmbedder {
@@ -29,6 +34,16 @@ impl SentenceEmbedder {
         SentenceEmbedder {
             embedder,
             cache: Mutex::new(HashMap::new()),
+            tokens: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn remember(&self, text: &str, vector: Embedding) {
+        if let Ok(mut cache) = self.cache.lock() {
+            if cache.len() >= SENTENCE_CACHE_ENTRIES {
+                cache.clear();
+            }
+            cache.insert(text.to_string(), vector);
         }
     }
 
@@ -57,14 +72,8 @@ impl SentenceEncoder for SentenceEmbedder {
             let vectors = self
                 .embedder
                 .embed_ids_by_tokens(&ids, SENTENCE_BATCH_TOKENS);
-            let mut cache = self.cache.lock().ok();
             for ((k, _), vector) in missing.iter().zip(vectors) {
-                if let Some(cache) = cache.as_mut() {
-                    if cache.len() >= SENTENCE_CACHE_ENTRIES {
-                        cache.clear();
-                    }
-                    cache.insert(texts[*k].to_string(), vector);
-                }
+                self.remember(texts[*k], vector);
                 for (j, text) in texts.iter().enumerate() {
                     if *text == texts[*k] {
                         out[j] = Some(vector);
@@ -75,6 +84,59 @@ impl SentenceEncoder for SentenceEmbedder {
         Ok(out
             .into_iter()
             .map(|v| v.map_or_else(Vec::new, |v| v.to_vec()))
+            .collect())
+    }
+
+    /// One forward pass gives both the token vectors and the pooled vector, so the pooled one
+    /// goes to the sentence cache too: the judge asks for a text's tokens, then its vector.
+    fn encode_tokens(&self, texts: &[&str]) -> Result<Vec<Tokens>, EncodeError> {
+        let cached = |text: &str| self.tokens.lock().ok()?.get(text).cloned();
+        let mut out: Vec<Option<Arc<Tokens>>> = texts.iter().map(|t| cached(t)).collect();
+        let mut missing: Vec<(usize, Vec<u32>, Vec<std::ops::Range<usize>>)> = Vec::new();
+        for (k, text) in texts.iter().enumerate() {
+            if out[k].is_none() && !missing.iter().any(|(j, _, _)| texts[*j] == *text) {
+                let encoded = self
+                    .embedder
+                    .tokenizer()
+                    .encode_with_offsets(text)
+                    .map_err(|err| EncodeError::Encoder(Box::new(err)))?;
+                missing.push((k, encoded.ids, encoded.offsets));
+            }
+        }
+        if !missing.is_empty() {
+            missing.sort_by_key(|(_, ids, _)| ids.len());
+            let ids: Vec<Vec<u32>> = missing.iter().map(|(_, ids, _)| ids.clone()).collect();
+            let encoded = self.embedder.embed_tokens(&ids, SENTENCE_BATCH_TOKENS);
+            for ((k, _, offsets), (pooled, rows)) in missing.iter().zip(encoded) {
+                self.remember(texts[*k], pooled);
+                // `[CLS]`, `[SEP]` (empty ranges) carry no word of the text.
+                let mut tokens = Tokens {
+                    width: crate::DIMENSIONS,
+                    ..Tokens::default()
+                };
+                for (span, row) in offsets.iter().zip(&rows) {
+                    if !span.is_empty() {
+                        tokens.spans.push(span.clone());
+                        tokens.vectors.extend_from_slice(row);
+                    }
+                }
+                let tokens = Arc::new(tokens);
+                if let Ok(mut cache) = self.tokens.lock() {
+                    if cache.len() >= TOKEN_CACHE_ENTRIES {
+                        cache.clear();
+                    }
+                    cache.insert(texts[*k].to_string(), Arc::clone(&tokens));
+                }
+                for (j, text) in texts.iter().enumerate() {
+                    if *text == texts[*k] {
+                        out[j] = Some(Arc::clone(&tokens));
+                    }
+                }
+            }
+        }
+        Ok(out
+            .into_iter()
+            .map(|t| t.map_or_else(Tokens::default, |t| (*t).clone()))
             .collect())
     }
 

@@ -37,6 +37,13 @@ impl Default for WindowParams {
     }
 }
 
+/// Word-piece ids with the byte range of `text` each one came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TokenIds {
+    pub ids: Vec<u32>,
+    pub offsets: Vec<std::ops::Range<usize>>,
+}
+
 pub struct Tokenizer {
     /// Truncating at 256, with `[CLS]`/`[SEP]`: exactly what sentence-transformers feeds the model.
     truncating: tokenizers::Tokenizer,
@@ -74,6 +81,23 @@ impl Tokenizer {
             .encode(text, true)
             .map_err(|e| EmbedError::Tokenizer(e.to_string()))?;
         Ok(encoding.get_ids().to_vec())
+    }
+
+    /// Like [`Tokenizer::encode`], with each id's byte range in `text` (`[CLS]` and `[SEP]`
+    /// get an empty range).
+    pub fn encode_with_offsets(&self, text: &str) -> Result<TokenIds, EmbedError> {
+        let encoding = self
+            .truncating
+            .encode(text, true)
+            .map_err(|e| EmbedError::Tokenizer(e.to_string()))?;
+        Ok(TokenIds {
+            ids: encoding.get_ids().to_vec(),
+            offsets: encoding
+                .get_offsets()
+                .iter()
+                .map(|&(start, end)| start..end)
+                .collect(),
+        })
     }
 
     /// Token sequences (each with `[CLS]`/`[SEP]`, at most `params.max_tokens`) that together

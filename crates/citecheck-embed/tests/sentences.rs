@@ -61,3 +61,41 @@ fn the_judge_reads_a_paraphrase_that_its_words_leave_open() {
     assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
     assert_eq!(j.evidence_quote.as_deref(), Some(passage.as_str()));
 }
+
+#[test]
+fn token_vectors_are_unit_vectors_on_the_text_and_fill_the_sentence_cache() {
+    let encoder = encoder();
+    let text = "The river carries 6,500 cubic metres of water per second.";
+    let tokens = encoder.encode_tokens(&[text]).expect("encodes");
+    let t = &tokens[0];
+    // Word pieces only: `[CLS]` and `[SEP]` are left out, every span is a piece of the text.
+    assert!(t.spans.len() >= 10, "{:?}", t.spans);
+    assert_eq!(t.vectors.len(), t.spans.len() * t.width);
+    assert_eq!(t.width, citecheck_embed::DIMENSIONS);
+    assert_eq!(&text[t.spans[1].clone()], "river");
+    for k in 0..t.spans.len() {
+        assert!(!t.spans[k].is_empty() && t.spans[k].end <= text.len());
+        let norm: f32 = t.vector(k).iter().map(|x| x * x).sum::<f32>().sqrt();
+        assert!((norm - 1.0).abs() < 1e-3, "{norm}");
+    }
+    // A word finds itself in another sentence about it better than in an unrelated one.
+    let others = encoder
+        .encode_tokens(&[
+            "Ships sail up the river to the port.",
+            "The museum is closed on Mondays.",
+        ])
+        .expect("encodes");
+    let river = t.vector(1);
+    assert!(others[0].best_match(river) > others[1].best_match(river) + 0.2);
+    // The same pass gave the pooled vector: what a fresh encoder computes for the text.
+    let pooled = encoder.encode(&[text]).expect("encodes");
+    let fresh = self::encoder().encode(&[text]).expect("encodes");
+    let gap = pooled[0]
+        .iter()
+        .zip(&fresh[0])
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f32::max);
+    assert!(gap < 1e-5, "{gap}");
+    // Asked again, the tokens come from the cache, unchanged.
+    assert_eq!(encoder.encode_tokens(&[text]).expect("encodes")[0], *t);
+}

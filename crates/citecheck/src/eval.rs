@@ -189,6 +189,34 @@ pub struct EvalReport {
     pub misses: Vec<Miss>,
     /// Confidence against observed accuracy, over the citations a judge decided.
     pub reliability: Vec<ReliabilityBucket>,
+    /// Every citation a judge decided, right or wrong: what the confidence is calibrated from
+    /// (JSON output only).
+    pub judged: Vec<JudgedCitation>,
+}
+
+/// One citation a judge decided, with its confidence and whether it got its gold label.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct JudgedCitation {
+    pub id: String,
+    /// As written in the set (site-relative).
+    pub url: String,
+    pub gold: Label,
+    pub got: Label,
+    pub correct: bool,
+    pub confidence: f64,
+    /// The decisive score the judge reported in its detail (`score=0.83`, the local judge's
+    /// coverage or contradiction strength), when it reported one.
+    pub score: Option<f64>,
+    pub detail: Option<String>,
+}
+
+/// The `score=` figure of a judge's detail.
+pub fn detail_score(detail: &str) -> Option<f64> {
+    detail
+        .split_whitespace()
+        .find_map(|part| part.strip_prefix("score="))
+        .and_then(|v| v.parse().ok())
+        .filter(|v: &f64| v.is_finite())
 }
 
 /// One confidence bucket: the judged citations whose confidence falls in `[low, high)` (the
@@ -289,7 +317,7 @@ impl EvalReport {
         let mut counts = vec![vec![0usize; Label::ALL.len()]; Label::ALL.len()];
         let mut categories: BTreeMap<&str, CategoryScore> = BTreeMap::new();
         let mut misses = Vec::new();
-        let mut judged: Vec<(f64, bool)> = Vec::new();
+        let mut judged: Vec<JudgedCitation> = Vec::new();
         let (mut citations, mut claims_correct) = (0, 0);
         for (claim, verdict) in claims.iter().zip(verdicts) {
             let category = categories
@@ -310,7 +338,16 @@ impl EvalReport {
                 let gold = gold_for(claim, url);
                 counts[index(gold)][index(citation.label)] += 1;
                 if citation.meta.as_ref().is_some_and(|m| m.judge.is_some()) {
-                    judged.push((citation.confidence, gold == citation.label));
+                    judged.push(JudgedCitation {
+                        id: claim.id.clone(),
+                        url: url.clone(),
+                        gold,
+                        got: citation.label,
+                        correct: gold == citation.label,
+                        confidence: citation.confidence,
+                        score: citation.detail.as_deref().and_then(detail_score),
+                        detail: citation.detail.clone(),
+                    });
                 }
                 citations += 1;
                 category.citations += 1;
@@ -372,7 +409,13 @@ impl EvalReport {
             },
             categories: categories.into_values().collect(),
             misses,
-            reliability: reliability(&judged),
+            reliability: reliability(
+                &judged
+                    .iter()
+                    .map(|j| (j.confidence, j.correct))
+                    .collect::<Vec<_>>(),
+            ),
+            judged,
         }
     }
 }
@@ -593,6 +636,17 @@ mod tests {
         assert!(text.contains("claim accuracy     0.50 (2/4)"), "{text}");
         let json = serde_json::to_value(&report).expect("serialises");
         assert_eq!(json["labels"][1]["precision"], serde_json::Value::Null);
+    }
+
+    #[test]
+    fn the_decisive_score_is_read_from_a_detail() {
+        assert_eq!(
+            detail_score("score=0.83 coverage=0.83 rest=0.83 numbers=ok"),
+            Some(0.83)
+        );
+        assert_eq!(detail_score("coverage=0.83"), None);
+        assert_eq!(detail_score("score=NaN"), None);
+        assert_eq!(detail_score("score=abc"), None);
     }
 
     #[test]

@@ -9,10 +9,11 @@ use citecheck_core::Label;
 use crate::support_local::{fixture, local_verifier};
 use crate::testset::page_markdown;
 
-/// Measured claim accuracy of `local-v1` on the set (lexical ranker): 0.82 (191/233, issue 18's
-/// third round, after 38 harder claims on three new pages joined the set; 0.86 on the first
-/// 195); the floor leaves a margin.
-const CLAIM_ACCURACY_FLOOR: f64 = 0.79;
+/// Measured claim accuracy of `local-v1` on the set (lexical ranker): 0.786 (213/271, issue
+/// 18's fourth round, after 38 LLM-style claims on two encyclopedia pages joined the set, on
+/// which the judge scored 20 of 38 before that round; 0.82 on the first 233 claims, 0.86 on the
+/// first 195); the floor leaves a margin.
+const CLAIM_ACCURACY_FLOOR: f64 = 0.76;
 
 #[tokio::test]
 async fn the_local_judge_keeps_its_measured_accuracy_on_the_devset() {
@@ -40,6 +41,63 @@ async fn the_local_judge_keeps_its_measured_accuracy_on_the_devset() {
         report.claim_accuracy >= CLAIM_ACCURACY_FLOOR,
         "claim accuracy {:.3} fell below {CLAIM_ACCURACY_FLOOR}\n{report}",
         report.claim_accuracy
+    );
+    the_confidence_matches_the_accuracy_it_states(&report);
+}
+
+/// Largest gap between a well-filled reliability bucket's mean confidence and its observed
+/// accuracy on the set the confidence was fitted on.
+const BUCKET_GAP: f64 = 0.12;
+/// Citations a bucket needs before its gap is checked: fewer say little.
+const BUCKET_MIN: usize = 10;
+/// Largest expected calibration error (the citation-weighted mean gap over all buckets).
+const CALIBRATION_ERROR: f64 = 0.06;
+
+/// The local judge's confidence is calibrated on this set (`judge/local/calibrate.rs`): each
+/// band's stated confidence must be about the share of its verdicts that are right here. A
+/// judge whose confidence is a constant, or whose curves were left from another set, fails.
+fn the_confidence_matches_the_accuracy_it_states(report: &eval::EvalReport) {
+    assert!(report.judged.len() >= 200, "{} judged", report.judged.len());
+    assert!(
+        report.judged.iter().all(|j| j.score.is_some()),
+        "every local verdict reports its decisive score"
+    );
+    let mut weighted_gap = 0.0;
+    for bucket in &report.reliability {
+        let (Some(mean), Some(accuracy)) = (bucket.mean_confidence, bucket.accuracy) else {
+            continue;
+        };
+        let gap = (mean - accuracy).abs();
+        weighted_gap += gap * bucket.citations as f64;
+        if bucket.citations >= BUCKET_MIN {
+            assert!(
+                gap <= BUCKET_GAP,
+                "confidence {:.1}-{:.1}: stated {mean:.2}, right {accuracy:.2} of {} citations",
+                bucket.low,
+                bucket.high,
+                bucket.citations
+            );
+        }
+    }
+    let error = weighted_gap / report.judged.len() as f64;
+    assert!(
+        error <= CALIBRATION_ERROR,
+        "expected calibration error {error:.3}"
+    );
+    // Confidence must rank verdicts: the upper half is right more often than the lower half.
+    let mut judged: Vec<(f64, bool)> = report
+        .judged
+        .iter()
+        .map(|j| (j.confidence, j.correct))
+        .collect();
+    judged.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let half = judged.len() / 2;
+    let right = |part: &[(f64, bool)]| {
+        part.iter().filter(|(_, ok)| *ok).count() as f64 / part.len().max(1) as f64
+    };
+    assert!(
+        right(&judged[half..]) > right(&judged[..half]),
+        "higher confidence is not more often right"
     );
 }
 

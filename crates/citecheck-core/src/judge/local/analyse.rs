@@ -68,6 +68,10 @@ pub struct Analysis {
     acronyms: Vec<String>,
 }
 
+/// What a place name gains to become its people's adjective ("Romania" -> "Romanian", "Japan"
+/// -> "Japanese", "Israel" -> "Israeli").
+const DEMONYM_ENDINGS: &[&str] = &["n", "an", "ian", "ese", "ish", "i"];
+
 /// Words that may sit inside a name between capitalised words.
 const CONNECTORS: &[&str] = &[
     "of", "de", "da", "do", "von", "van", "der", "del", "la", "le", "du",
@@ -229,11 +233,25 @@ impl Analysis {
         self.refers_to(entity, entity.forms.len().div_ceil(2))
     }
 
+    /// Whether a word of this text is `form`'s adjective or the name it comes from ("Romanian"
+    /// and "Romania", "Japanese" and "Japan"): the same place, not a rival name.
+    fn has_demonym_of(&self, form: &str) -> bool {
+        let related = |short: &str, long: &str| {
+            short.chars().count() >= 4
+                && long
+                    .strip_prefix(short)
+                    .is_some_and(|rest| DEMONYM_ENDINGS.contains(&rest))
+        };
+        self.vocabulary
+            .iter()
+            .any(|w| related(form, w) || related(w, form))
+    }
+
     fn refers_to(&self, entity: &Entity, needed: usize) -> bool {
         let present = entity
             .forms
             .iter()
-            .filter(|f| self.vocabulary.contains(*f))
+            .filter(|f| self.vocabulary.contains(*f) || self.has_demonym_of(f))
             .count();
         if present >= needed.max(1) {
             return true;

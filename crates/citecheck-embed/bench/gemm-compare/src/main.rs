@@ -33,7 +33,13 @@ fn best_of(repeats: usize, flop: f64, mut f: impl FnMut()) -> f64 {
 }
 
 fn main() {
-    let gemm_column = if cfg!(feature = "gemm") { " gemm 0.19 |" } else { "" };
+    let gemm_column = if cfg!(feature = "gemm-v4") {
+        " gemm 0.19 (x86-v4) |"
+    } else if cfg!(feature = "gemm") {
+        " gemm 0.19 |"
+    } else {
+        ""
+    };
     println!("| shape (m x k x n) | product | {} |{gemm_column} matrixmultiply 0.3 |", {
         Backend::ALL
             .iter()

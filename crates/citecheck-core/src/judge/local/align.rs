@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use super::analyse::{Analysis, CueKind, Entity};
+use super::analyse::{is_acronym, Analysis, CueKind, Entity};
 use super::anchor::{anchored, number_fit};
 use super::compare::{self, NumberFit};
 
@@ -52,9 +52,12 @@ pub struct Credit {
 
 impl Alignment {
     pub fn numbers_agree(&self) -> bool {
-        self.numbers
-            .iter()
-            .all(|n| matches!(n, NumberFit::Match | NumberFit::InContext))
+        self.numbers.iter().all(|n| {
+            matches!(
+                n,
+                NumberFit::Match | NumberFit::InContext | NumberFit::NameOnly
+            )
+        })
     }
 
     pub fn number_conflict(&self) -> bool {
@@ -173,6 +176,7 @@ pub fn align(
             {
                 NumberFit::InContext
             }
+            NumberFit::Missing if q.identifier => NumberFit::NameOnly,
             fit => fit,
         })
         .collect();
@@ -188,13 +192,14 @@ pub fn align(
             )
         })
         .collect();
-    credits.extend(numbers.iter().enumerate().map(|(k, fit)| {
+    credits.extend(numbers.iter().enumerate().filter_map(|(k, fit)| {
         let credit = match fit {
             NumberFit::Match => 1.0,
             NumberFit::InContext => CONTEXT_CREDIT,
             NumberFit::Conflict | NumberFit::Missing => 0.0,
+            NumberFit::NameOnly => return None,
         };
-        (Item::Number(k), credit)
+        Some((Item::Number(k), credit))
     }));
     let coverage = share(&credits, weights, |_| true);
 
@@ -220,6 +225,21 @@ pub fn align(
             .entities
             .iter()
             .filter(|s| !claim.names(s))
+            // A name the claim uses in part elsewhere ("Snapdragon" for "Snapdragon 8 Gen 3") is
+            // the same name, not a rival; words shared only with the replaced name itself
+            // ("Building" of "Empire State Building" against "Chrysler Building") do not count.
+            .filter(|s| {
+                let shared = s
+                    .forms
+                    .iter()
+                    .filter(|f| claim.vocabulary.contains(*f) && !c.forms.contains(f))
+                    .count();
+                shared < s.forms.len().div_ceil(2)
+            })
+            // An acronym set against a name that is not one ("GPU" against "Tessel Nova", "USB
+            // C" against "Nova") is a part or a standard, not another maker or person: rivals
+            // have the same shape.
+            .filter(|s| is_acronym(&s.text) == is_acronym(&c.text))
             // A name in the other arm of a comparison is what the sentence sets against its
             // subject, so it cannot be the sentence saying the claim of someone else.
             .filter(|s| !sentence.aside.get(s.span.start).copied().unwrap_or(false))
@@ -410,6 +430,34 @@ mod tests {
             &[],
             &Weights::default(),
         )
+    }
+
+    #[test]
+    fn model_numbers_acronyms_and_shared_names_are_no_conflict() {
+        // Issue 18: a phone's model number, a chip's bit width and resolution, a part named by
+        // an acronym, and a name the claim itself uses in part.
+        for (claim, sentence) in [
+            (
+                "The Tessel Nova 3 Pro runs Genshin Impact at a steady 60 frames per second.",
+                "The 64-bit chip's six-core GPU ran Genshin Impact at a steady 60 frames per \
+                 second at 1080p.",
+            ),
+            (
+                "The Nova 3 Pro's T4 Pro chip was about 11% faster in Geekbench 6 than the \
+                 Snapdragon chip in the Varo X15 Ultra.",
+                "In Geekbench 6 the T4 Pro scored 2,940 in the single-core test and 8,120 in the \
+                 multi-core test, about 11% ahead of the Varo X15 Ultra's Snapdragon 8 Gen 3.",
+            ),
+        ] {
+            let a = aligned(claim, sentence);
+            assert!(a.consistent(), "{claim}: {}", a.describe());
+        }
+        // A rival of the same shape in the claim entity's place still conflicts.
+        let a = aligned(
+            "The Nova 3 Pro was about 11% faster in Geekbench 6 than the Varo X15 Ultra.",
+            "The Orrin Z2 was about 11% faster in Geekbench 6 than the Varo X15 Ultra.",
+        );
+        assert!(a.entity_conflict.is_some(), "{}", a.describe());
     }
 
     #[test]

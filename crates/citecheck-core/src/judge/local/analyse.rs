@@ -193,7 +193,12 @@ impl Analysis {
             })
             .collect();
 
-        let (entities, initials, acronyms) = names(&lexemes, &lower, &forms, &initial, &consumed);
+        let mut name_numbers = vec![false; lexemes.len()];
+        for q in quantities.iter().filter(|q| q.identifier) {
+            name_numbers[q.at] = true;
+        }
+        let (entities, initials, acronyms) =
+            names(&lexemes, &lower, &forms, &initial, &consumed, &name_numbers);
         let vocabulary: HashSet<String> = forms.iter().flatten().cloned().collect();
         let compounds = forms
             .windows(2)
@@ -288,7 +293,7 @@ fn possessive(word: &str) -> bool {
     word.ends_with("'s") || word.ends_with("\u{2019}s")
 }
 
-fn is_acronym(word: &str) -> bool {
+pub(super) fn is_acronym(word: &str) -> bool {
     let letters = word.chars().filter(|c| c.is_alphabetic()).count();
     (2..=6).contains(&letters) && word.chars().all(|c| c.is_uppercase() || !c.is_alphabetic())
 }
@@ -310,6 +315,7 @@ fn names(
     forms: &[Option<String>],
     initial: &[bool],
     consumed: &[bool],
+    name_numbers: &[bool],
 ) -> Names {
     let capital = |i: usize| {
         is_capitalised(&lexemes[i])
@@ -332,7 +338,8 @@ fn names(
             if possessive(lexemes[end - 1].text) {
                 break;
             }
-            if end < lexemes.len() && capital(end) {
+            // A number inside a name ("Nova 3 Pro", "Snapdragon 8 Gen 3") keeps the run going.
+            if end < lexemes.len() && (capital(end) || name_numbers[end]) {
                 end += 1;
             } else if end + 1 < lexemes.len()
                 && (CONNECTORS.contains(&lower[end].as_str()) || lower[end] == "and")
@@ -434,8 +441,14 @@ mod tests {
             ("Myth 1: Dark roasts have more caffeine", &[]),
             (
                 "Lisbon's Tram 28 passes through Gra\u{e7}a.",
-                &["Tram", "Gra\u{e7}a"],
+                &["Tram 28", "Gra\u{e7}a"],
             ),
+            // Issue 18: a number inside a name keeps the name whole.
+            (
+                "It beat the Varo X15 Ultra's Snapdragon 8 Gen 3 by 11%.",
+                &["Varo X15 Ultra's", "Snapdragon 8 Gen 3"],
+            ),
+            ("In 2019 the Nova 3 Pro sold well.", &["Nova 3 Pro"]),
         ];
         for (text, expected) in table {
             assert_eq!(entity_texts(text), *expected, "{text}");

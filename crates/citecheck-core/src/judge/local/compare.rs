@@ -13,6 +13,9 @@ pub enum NumberFit {
     InContext,
     Conflict,
     Missing,
+    /// A number that is a word of a name ("Nova 3 Pro") where the sentence gives no number of
+    /// that name: the name's words carry the alignment, so it neither counts nor contradicts.
+    NameOnly,
 }
 
 /// Extra relative tolerance when either side hedges ("about 7 million").

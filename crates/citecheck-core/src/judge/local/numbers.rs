@@ -36,9 +36,13 @@ pub struct Quantity {
     pub span: std::ops::Range<usize>,
     /// The number as written, for explanations.
     pub text: String,
-    /// Written glued to a word that is not a unit ("3.2GHz", "64-bit", "8-core"): part of a
-    /// name or a specification, which conflicts only with a number of the same word.
+    /// Written glued to a word that is not a unit ("3.2GHz", "64-bit", "8-core", "1080p",
+    /// "12GB") or written after a name ("Nova 3", "RTX 4090"): part of a name or a
+    /// specification, which conflicts only with a number of the same word.
     pub compound: bool,
+    /// Written after a capitalised word inside a sentence ("Nova 3 Pro", "Snapdragon 8 Gen 3",
+    /// "USB 3.2"): a word of a name, not a quantity of anything.
+    pub identifier: bool,
 }
 
 /// Finds the quantities in `lexemes`, in order.
@@ -64,6 +68,7 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
                         .collect::<Vec<_>>()
                         .join(" "),
                     compound: false,
+                    identifier: false,
                 },
                 1.0,
                 next,
@@ -91,7 +96,29 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
         let written_as_year = lexemes[i].kind == LexKind::Number
             && !lexemes[i].text.contains([',', '.'])
             && scale == 1.0;
+        let glued = lexemes[i].kind == LexKind::Number
+            && lexemes.get(i + 1).is_some_and(|n| {
+                n.kind == LexKind::Word
+                    && (n.hyphenated || n.start == lexemes[i].start + lexemes[i].text.len())
+            });
+        // A number glued to letters that are no unit ("1080p", "12GB", "64-bit") is a token of
+        // its own, read with its letters, not a year or a bare count. Plural and ordinal endings
+        // ("1980s", "21st") keep the number what it was.
+        let glued_token = glued
+            && next == i + 1
+            && matches!(measure, Measure::Bare | Measure::Noun(_))
+            && !matches!(lower[next].as_str(), "s" | "st" | "nd" | "rd" | "th");
+        let identifier = !glued_token
+            && currency.is_none()
+            && scale == 1.0
+            && matches!(measure, Measure::Bare | Measure::Noun(_))
+            && !(written_as_year && (1000.0..=2100.0).contains(&value))
+            && after_name(lexemes, &lower, i)
+            // "lost to Dunmore 4-3", "beat Rovers 3 \u{2013} 1": a score, not a model number.
+            && !score_at(lexemes, next);
         let measure = match measure {
+            _ if glued_token => Measure::Noun(fold(&lower[next])),
+            _ if identifier => Measure::Noun(fold(&lower[i - 1])),
             Measure::Bare | Measure::Noun(_)
                 if written_as_year && (1000.0..=2100.0).contains(&value) =>
             {
@@ -118,12 +145,7 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
                 hit.then_some(bound)
             });
         let hedged = hedged_at(&lower, i);
-        let glued = lexemes[i].kind == LexKind::Number
-            && lexemes.get(i + 1).is_some_and(|n| {
-                n.kind == LexKind::Word
-                    && (n.hyphenated || n.start == lexemes[i].start + lexemes[i].text.len())
-            });
-        let compound = glued && matches!(measure, Measure::Noun(_));
+        let compound = (glued && matches!(measure, Measure::Noun(_))) || identifier;
         let text = lexemes[i..after.max(i + 1)]
             .iter()
             .map(|l| l.text)
@@ -140,6 +162,7 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
                 span: if currency.is_some() { i - 1 } else { i }..after.max(i + 1),
                 text,
                 compound,
+                identifier,
             },
             scale,
             next,
@@ -148,6 +171,45 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
     }
     spread_ranges(lexemes, &lower, &mut out);
     out.into_iter().map(|(q, _, _)| q).collect()
+}
+
+/// Whether the number at `i` follows a capitalised word that is part of a name: not the
+/// sentence's first word ("In 2019", "About 40"), not a month, weekday, currency or unit.
+fn after_name(lexemes: &[Lexeme<'_>], lower: &[String], i: usize) -> bool {
+    let Some(p) = i.checked_sub(1) else {
+        return false;
+    };
+    let prev = &lexemes[p];
+    let opens_sentence = p.checked_sub(1).map(|b| &lexemes[b]).is_none_or(|b| {
+        b.kind == LexKind::Punct
+            && matches!(
+                b.text,
+                ":" | "\u{201C}" | "\"" | "(" | "." | "!" | "?" | "|" | "\u{2014}"
+            )
+    });
+    let word = lower[p].as_str();
+    // "Apple's 150 stores" and "5,000 cars" are amounts: a possessive owns the quantity, and
+    // model numbers are not written with thousands separators.
+    let possessive = word.ends_with("'s") || word.ends_with("\u{2019}s");
+    prev.kind == LexKind::Word
+        && prev.text.starts_with(char::is_uppercase)
+        && !possessive
+        && !lexemes[i].text.contains(',')
+        && prev.start + prev.text.len() < lexemes[i].start
+        && !opens_sentence
+        && !lexicon::MONTHS.contains(&word)
+        && !lexicon::WEEKDAYS.contains(&word)
+        && !lexicon::CURRENCY_PREFIXES.contains(&word)
+        && unit_at(lower, p).is_none()
+}
+
+/// Whether a score's second number starts at `next` ("4-3", "3 \u{2013} 1").
+fn score_at(lexemes: &[Lexeme<'_>], next: usize) -> bool {
+    let number = |k: usize| lexemes.get(k).is_some_and(|l| l.kind == LexKind::Number);
+    let dash = lexemes
+        .get(next)
+        .is_some_and(|l| matches!(l.text, "-" | "\u{2013}" | "\u{2014}"));
+    (number(next) && lexemes[next].hyphenated) || (dash && number(next + 1))
 }
 
 fn hedged_at(lower: &[String], i: usize) -> bool {
@@ -192,7 +254,11 @@ fn fraction_at(lexemes: &[Lexeme<'_>], lower: &[String], i: usize) -> Option<(f6
             .find(|(name, _)| *name == w || format!("{name}s") == w)
             .map(|&(_, d)| d)
     };
-    if lower[i] == "half" && lower.get(i + 1).is_some_and(|w| w == "of") {
+    // "the first half of the year" is a period, not 50 % of it.
+    let period = i
+        .checked_sub(1)
+        .is_some_and(|p| matches!(lower[p].as_str(), "first" | "second" | "latter" | "other"));
+    if lower[i] == "half" && lower.get(i + 1).is_some_and(|w| w == "of") && !period {
         return Some((50.0, i + 1));
     }
     let numerator = count(i)?;
@@ -402,6 +468,49 @@ mod tests {
         assert!(quantities(&lex("born in 1960"))
             .iter()
             .all(|q| q.measure == Measure::Year));
+    }
+
+    #[test]
+    fn numbers_in_names_and_glued_tokens_are_identifiers() {
+        // Issue 18: model numbers, standards and specifications are words of a name, read
+        // with the word they belong to, so that they conflict only with the same kind of token.
+        for (text, word) in [
+            ("the Nova 3 Pro", "nova"),
+            ("runs at USB 3.2 speeds", "usb"),
+            ("beat the RTX 4090 easily", "rtx"),
+        ] {
+            let q = first(text);
+            assert!(q.identifier && q.compound, "{text}: {q:?}");
+            assert_eq!(q.measure, Measure::Noun(word.to_string()), "{text}");
+        }
+        for (text, word) in [
+            ("at 1080p", "p"),
+            ("with 12GB of RAM", "gb"),
+            ("a 64-bit chip", "bit"),
+        ] {
+            let q = first(text);
+            assert!(q.compound && !q.identifier, "{text}: {q:?}");
+            assert_eq!(q.measure, Measure::Noun(word.to_string()), "{text}");
+        }
+        // Sentence openers, months, currencies, years and scores stay quantities.
+        for text in [
+            "In 12 days",
+            "in June 2019",
+            "NOK 2.1 billion",
+            "the Rust 2024 edition",
+            "lost to Dunmore 4-3",
+            "beat Fenwick Rovers 3 \u{2013} 1",
+            "in the 1980s",
+            "the Varo's 5,000 mAh cell",
+            "Apple's 150 stores",
+        ] {
+            assert!(
+                quantities(&lex(text)).iter().all(|q| !q.identifier),
+                "{text}"
+            );
+        }
+        // The first half of a year is a period, not a share.
+        assert!(quantities(&lex("in the first half of the year")).is_empty());
     }
 
     #[test]

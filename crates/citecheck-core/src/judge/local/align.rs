@@ -1,7 +1,7 @@
 //! Claim against one sentence (pure): how much of the claim the sentence covers, and whether
 //! the slots that can flip a statement (numbers, negation, named entities) agree.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
 use super::analyse::{is_acronym, Analysis, CueKind, Entity};
@@ -12,6 +12,11 @@ use super::compare::{self, NumberFit};
 /// section heading, a table's header row): it resolves "it" and "they" without letting the
 /// context carry the claim.
 pub const CONTEXT_CREDIT: f64 = 0.5;
+/// Credit for a word of a claim's name that the sentence leaves out but the passages name
+/// elsewhere: a review or a report names its subject in the title and first lines and then
+/// writes "the chassis weighs 1.32 kg" or "revenue rose 9%". The same as context, so the page's
+/// subject resolves the sentence's implicit one without carrying the claim.
+pub const TOPIC_CREDIT: f64 = CONTEXT_CREDIT;
 /// Credit for a word that only shares a stem prefix ("construct"/"construction").
 pub const PARTIAL_CREDIT: f64 = 0.8;
 /// Coverage, the conflicting name's words included, a sentence needs before a replaced name
@@ -157,12 +162,39 @@ impl Alignment {
     }
 }
 
+/// The words of the claim's names that the passages mention somewhere: what the page is about
+/// (its title, its first lines), and so the implicit subject of its sentences.
+#[derive(Debug, Clone, Default)]
+pub struct Topic {
+    forms: HashSet<String>,
+}
+
+impl Topic {
+    /// The forms of every name of `claim` that one of `texts` mentions. Only names: a common
+    /// word found elsewhere on the page says nothing about what a sentence is about.
+    pub fn of<'a>(claim: &Analysis, texts: impl IntoIterator<Item = &'a Analysis>) -> Topic {
+        let texts: Vec<&Analysis> = texts.into_iter().collect();
+        let forms = claim
+            .entities
+            .iter()
+            .filter(|e| texts.iter().any(|t| t.mentions(e)))
+            .flat_map(|e| e.forms.iter().cloned())
+            .collect();
+        Topic { forms }
+    }
+
+    fn holds(&self, form: &str) -> bool {
+        self.forms.contains(form)
+    }
+}
+
 /// Aligns `claim` with `sentence`; `context` lends partial credit for words the sentence leaves
-/// to its surroundings.
+/// to its surroundings, `topic` for the claim's names that the page is about.
 pub fn align(
     claim: &Analysis,
     sentence: &Analysis,
     context: &[&Analysis],
+    topic: &Topic,
     weights: &Weights,
 ) -> Alignment {
     let numbers: Vec<NumberFit> = claim
@@ -188,7 +220,7 @@ pub fn align(
         .map(|(k, (form, _))| {
             (
                 Item::Word(form.clone()),
-                credit(claim, k, sentence, context),
+                credit(claim, k, sentence, context, topic),
             )
         })
         .collect();
@@ -201,7 +233,7 @@ pub fn align(
         };
         Some((Item::Number(k), credit))
     }));
-    let coverage = share(&credits, weights, |_| true);
+    let mut coverage = share(&credits, weights, |_| true);
 
     // The slot that conflicts is not part of the "rest" that must align.
     let rest = |conflict: Option<&Entity>| {
@@ -251,6 +283,24 @@ pub fn align(
                 rest_coverage = without;
             }
         }
+    }
+
+    // A name that another name stands in for in this sentence is not the sentence's implicit
+    // subject: the page mentioning it elsewhere must not lift the coverage that lets a rival of
+    // another shape (a place against a person) count as replacing it.
+    if let Some((c, _)) = entity_conflict {
+        let plain: Vec<(Item, f64)> = credits
+            .iter()
+            .enumerate()
+            .map(|(k, (item, credit))| match item {
+                Item::Word(form) if c.forms.contains(form) => (
+                    item.clone(),
+                    self::credit(claim, k, sentence, context, &Topic::default()),
+                ),
+                _ => (item.clone(), *credit),
+            })
+            .collect();
+        coverage = share(&plain, weights, |_| true);
     }
 
     let in_name = |at: usize| claim.entities.iter().any(|e| e.span.contains(&at));
@@ -343,7 +393,13 @@ impl Weights {
 }
 
 /// Credit for the claim's `k`th content word.
-fn credit(claim: &Analysis, k: usize, sentence: &Analysis, context: &[&Analysis]) -> f64 {
+fn credit(
+    claim: &Analysis,
+    k: usize,
+    sentence: &Analysis,
+    context: &[&Analysis],
+    topic: &Topic,
+) -> f64 {
     let (form, at) = &claim.content[k];
     let found_in = |text: &Analysis| {
         if text.vocabulary.contains(form)
@@ -365,7 +421,8 @@ fn credit(claim: &Analysis, k: usize, sentence: &Analysis, context: &[&Analysis]
         .iter()
         .map(|c| found_in(c) * CONTEXT_CREDIT)
         .fold(0.0, f64::max);
-    here.max(around)
+    let subject = if topic.holds(form) { TOPIC_CREDIT } else { 0.0 };
+    here.max(around).max(subject)
 }
 
 /// The claim word at lexeme `at` glued to its neighbour is a word of `text` ("fresh water" vs
@@ -428,6 +485,7 @@ mod tests {
             &Analysis::new(claim),
             &Analysis::new(sentence),
             &[],
+            &Topic::default(),
             &Weights::default(),
         )
     }
@@ -585,11 +643,43 @@ mod tests {
         let sentence = Analysis::new("They were designed for a 90-sol mission.");
         let before = Analysis::new("The twin rovers Spirit and Opportunity arrived in 2004.");
         let weights = Weights::default();
-        let alone = align(&claim, &sentence, &[], &weights);
-        let helped = align(&claim, &sentence, &[&before], &weights);
+        let alone = align(&claim, &sentence, &[], &Topic::default(), &weights);
+        let helped = align(&claim, &sentence, &[&before], &Topic::default(), &weights);
         assert!(helped.coverage > alone.coverage);
         assert!(helped.coverage < 1.0);
         assert!(helped.consistent());
+    }
+
+    #[test]
+    fn the_page_s_subject_fills_a_sentence_that_omits_it() {
+        let claim = Analysis::new("The Orrin S7 weighs 1.32 kg.");
+        let sentence = Analysis::new("The chassis is made of aluminium and weighs 1.32 kg.");
+        let title = Analysis::new("Orrin S7 review: a thin laptop built to last");
+        let weights = Weights::default();
+        let alone = align(&claim, &sentence, &[], &Topic::default(), &weights);
+        let topic = Topic::of(&claim, [&title, &sentence]);
+        let helped = align(&claim, &sentence, &[], &topic, &weights);
+        assert!(helped.coverage > alone.coverage);
+        assert!(helped.coverage < 1.0);
+        assert!(helped.consistent());
+        // A name the page never mentions lends nothing.
+        let unrelated = Topic::of(&claim, [&sentence]);
+        let same = align(&claim, &sentence, &[], &unrelated, &weights);
+        assert_eq!(same.coverage, alone.coverage);
+    }
+
+    #[test]
+    fn the_page_s_subject_does_not_let_a_place_replace_a_person() {
+        let claim = Analysis::new("Eliud Kipchoge has won the marathon twice.");
+        let sentence = Analysis::new("The marathon was won in Athens.");
+        let elsewhere = Analysis::new("Eliud Kipchoge of Kenya ran 2:01:09 in Berlin in 2022.");
+        let weights = Weights::default();
+        let topic = Topic::of(&claim, [&elsewhere, &sentence]);
+        let alone = align(&claim, &sentence, &[], &Topic::default(), &weights);
+        let with_topic = align(&claim, &sentence, &[], &topic, &weights);
+        assert!(alone.entity_conflict.is_some(), "{alone:?}");
+        assert_eq!(with_topic.coverage, alone.coverage, "{with_topic:?}");
+        assert_eq!(with_topic.conflict_strength(), 0.0, "{with_topic:?}");
     }
 
     #[test]

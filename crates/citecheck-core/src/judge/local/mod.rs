@@ -37,7 +37,7 @@ mod numbers;
 mod segment;
 mod soft;
 
-use align::{align, Alignment, Weights};
+use align::{align, Alignment, Topic, Weights};
 use analyse::Analysis;
 
 /// Coverage of the claim's content words a consistent sentence needs to support it.
@@ -132,8 +132,10 @@ impl LocalJudge {
             })
             .collect();
         let weights = Weights::over(split.iter().flat_map(|(_, _, a)| a));
-        let align =
-            |sentence: &Analysis, context: &[&Analysis]| align(&claim, sentence, context, &weights);
+        let topic = Topic::of(&claim, split.iter().flat_map(|(_, _, a)| a));
+        let align = |sentence: &Analysis, context: &[&Analysis]| {
+            align(&claim, sentence, context, &topic, &weights)
+        };
         // Adjacent sentences of one paragraph (or adjacent list items) read together: evidence
         // is often split over two ("... opened in 1889. It stood 300 metres tall."). The pair is
         // one contiguous span of the passage, so it is still a verbatim quote.

@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 use super::analyse::{is_acronym, Analysis, CueKind, Entity};
 use super::anchor::{anchored, number_fit};
 use super::compare::{self, NumberFit};
+use super::opposite;
 
 /// Credit for a claim word found only in the sentence's context (the sentence before it, the
 /// section heading, a table's header row): it resolves "it" and "they" without letting the
@@ -37,6 +38,9 @@ pub struct Alignment {
     pub numbers: Vec<NumberFit>,
     pub claim_negated: bool,
     pub sentence_negated: bool,
+    /// The claim's word of direction whose opposite the sentence sets in its place ("rose"
+    /// against "fell"): a flip of polarity like a negation.
+    pub reversed: Option<String>,
     /// The claim's entity and the sentence's entity standing in its place.
     pub entity_conflict: Option<(String, String)>,
     /// What `coverage` is the weighted share of, item by item: lets a reader of meaning
@@ -70,7 +74,7 @@ impl Alignment {
     }
 
     pub fn polarity_differs(&self) -> bool {
-        self.claim_negated != self.sentence_negated
+        (self.claim_negated != self.sentence_negated) != self.reversed.is_some()
     }
 
     /// The sentence states the claim, given enough coverage.
@@ -235,10 +239,15 @@ pub fn align(
     }));
     let mut coverage = share(&credits, weights, |_| true);
 
-    // The slot that conflicts is not part of the "rest" that must align.
+    let reversed = opposite::reversed(claim, sentence);
+    // The slot that conflicts is not part of the "rest" that must align: a conflicting name's
+    // words, a number that conflicts, a word the sentence states the opposite of.
     let rest = |conflict: Option<&Entity>| {
         share(&credits, weights, |item| match item {
-            Item::Word(form) => conflict.is_none_or(|c| !c.forms.contains(form)),
+            Item::Word(form) => {
+                conflict.is_none_or(|c| !c.forms.contains(form))
+                    && reversed.as_deref() != Some(form.as_str())
+            }
             Item::Number(k) => numbers[*k] != NumberFit::Conflict,
         })
     };
@@ -330,6 +339,7 @@ pub fn align(
         items,
         claim_negated: negated(claim, sentence),
         sentence_negated: negated(sentence, claim),
+        reversed,
         entity_conflict: entity_conflict.map(|(c, s)| (c.text.clone(), s.text.clone())),
         numbers,
     }
@@ -648,6 +658,23 @@ mod tests {
         assert!(helped.coverage > alone.coverage);
         assert!(helped.coverage < 1.0);
         assert!(helped.consistent());
+    }
+
+    #[test]
+    fn an_opposite_in_the_claim_word_s_place_flips_the_polarity_and_leaves_the_rest() {
+        let flipped = aligned(
+            "Analysts cut their target price for Brannock to 340p.",
+            "Analysts raised their target price for Brannock to 340p.",
+        );
+        assert!(flipped.polarity_differs(), "{flipped:?}");
+        assert_eq!(flipped.rest_coverage, 1.0, "{flipped:?}");
+        assert!(flipped.conflict_strength() >= 0.9);
+        // A negated opposite ("did not raise") flips twice: no contradiction of "cut".
+        let twice = aligned(
+            "Analysts cut their target price for Brannock to 340p.",
+            "Analysts did not raise their target price for Brannock to 340p.",
+        );
+        assert!(!twice.polarity_differs(), "{twice:?}");
     }
 
     #[test]

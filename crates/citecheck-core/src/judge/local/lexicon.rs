@@ -336,6 +336,16 @@ pub const DEMONYMS: &[(&str, &str)] = &[
     ("swedish", "sweden"), ("swiss", "switzerland"), ("turkish", "turkey"), ("welsh", "wales"),
 ];
 
+/// Words of opposite direction: a change up against a change down, a win against a loss. Each
+/// pair is two groups of words that mean the same direction in most contexts; the judge reads
+/// them as a flip only where the sentence sets the opposite word in the claim word's place (see
+/// `opposite.rs`). Words with a common other sense ("drop" a file, "lower" than) are left out.
+#[rustfmt::skip]
+pub const OPPOSITES: &[(&[&str], &[&str])] = &[
+    (&["rise", "increase", "grow", "raise", "climb"], &["fall", "decrease", "decline", "cut", "reduce", "shrink"]),
+    (&["win"], &["lose"]),
+];
+
 /// Words that mean the same in most contexts; each group maps to its first member.
 #[rustfmt::skip]
 pub const SYNONYMS: &[&[&str]] = &[

@@ -34,6 +34,7 @@ mod compare;
 mod lex;
 mod lexicon;
 mod numbers;
+mod opposite;
 mod segment;
 mod soft;
 

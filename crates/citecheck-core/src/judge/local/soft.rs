@@ -87,6 +87,7 @@ mod tests {
             numbers: Vec::new(),
             claim_negated: false,
             sentence_negated: false,
+            reversed: None,
             entity_conflict: None,
             items,
         }

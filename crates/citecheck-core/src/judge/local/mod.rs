@@ -350,7 +350,13 @@ impl LocalJudge {
             .as_ref()
             .map_or(0.0, |c| c.alignment.conflict_strength());
         let (label, chosen, score) = match (support, conflict) {
-            (Some(sup), _) if s >= self.thresholds.support && s > c => {
+            // Against a contradiction, the support is read without the page's subject, as
+            // the contradiction is: the subject alone must not tip the balance.
+            (Some(sup), _)
+                if s >= self.thresholds.support
+                    && s > c
+                    && (c == 0.0 || sup.by_meaning || sup.alignment.plain_coverage > c) =>
+            {
                 (JudgeLabel::Supported, Some(sup), s)
             }
             // Another sentence states the claim in full: the page is not plainly against it,

@@ -83,6 +83,7 @@ mod tests {
     fn alignment(items: Vec<Credit>) -> Alignment {
         Alignment {
             coverage: 0.0,
+            plain_coverage: 0.0,
             rest_coverage: 0.0,
             numbers: Vec::new(),
             claim_negated: false,

@@ -99,3 +99,48 @@ fn token_vectors_are_unit_vectors_on_the_text_and_fill_the_sentence_cache() {
     // Asked again, the tokens come from the cache, unchanged.
     assert_eq!(encoder.encode_tokens(&[text]).expect("encodes")[0], *t);
 }
+
+/// A sentence's vector must not depend on which request reached the encoder first: the judge
+/// asks some texts for their token vectors (which also fill the sentence cache) and others for
+/// their vector alone, in an order set by the claims in flight. Two paths that disagreed in the
+/// last bit made a verdict near a threshold depend on which claims ran before it.
+#[test]
+fn a_sentence_has_one_vector_whichever_request_encodes_it_first() {
+    let texts = [
+        "The first person to receive it was Albert Alexander, an Oxford police constable.",
+        "Penicillin was discovered in 1928.",
+        "It was mass-produced during the Second World War, and by D-Day in June 1944 there was enough for every Allied casualty.",
+    ];
+    let vectors_first = encoder();
+    let alone = vectors_first.encode(&texts).expect("encode");
+    let tokens_first = encoder();
+    let tokens = tokens_first.encode_tokens(&texts).expect("tokens");
+    let after_tokens = tokens_first.encode(&texts).expect("encode");
+    assert_eq!(
+        alone, after_tokens,
+        "pooled vectors differ between the two paths"
+    );
+    assert_eq!(tokens.len(), texts.len());
+    // And in a pass with other texts, either path.
+    let mixed = encoder();
+    let mut more: Vec<&str> = vec![
+        "A short one.",
+        "Another sentence of a different length entirely, with more words.",
+    ];
+    more.extend_from_slice(&texts);
+    let together = mixed.encode(&more).expect("encode");
+    assert_eq!(&together[2..], &alone[..], "vectors depend on the batch");
+    let tokens_together = encoder().encode_tokens(&more).expect("tokens");
+    for (k, one) in tokens.iter().enumerate() {
+        let single = encoder().encode_tokens(&[texts[k]]).expect("tokens");
+        assert_eq!(
+            one.vectors, single[0].vectors,
+            "token vectors depend on the batch"
+        );
+        assert_eq!(
+            one.vectors,
+            tokens_together[k + 2].vectors,
+            "token vectors depend on the batch"
+        );
+    }
+}

@@ -12,7 +12,7 @@ pub const DEFAULT_TOP_K: usize = 3;
 
 /// A page's passages, with the hash of the content they came from so that a ranker can cache
 /// per-page work (embeddings) across claims and runs.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PagePassages {
     /// SHA-256 (hex) of the page's Markdown.
     pub content_sha256: String,

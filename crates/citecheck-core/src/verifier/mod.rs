@@ -64,7 +64,11 @@ impl Default for VerifyOptions {
 #[derive(Debug, Clone)]
 pub(crate) struct PreparedPage {
     page: Page,
+    /// The passages as cut from the Markdown: what the judge reads and quotes.
     passages: PagePassages,
+    /// The same passages as a reader sees them (link targets and inline markup removed), in
+    /// the same order: what the ranker scores.
+    ranking: PagePassages,
     /// When the page was fetched (RFC 3339, UTC).
     fetched_at: String,
 }
@@ -304,10 +308,26 @@ impl Verifier {
         // The builder refuses a zero budget, the only error `passage::split` has.
         let passages = passage::split(&page.markdown, self.options.max_words).unwrap_or_default();
         let content_sha256 = format!("{:x}", Sha256::digest(page.markdown.as_bytes()));
+        // A link's address says nothing about what a passage means, yet its tokens weighed in
+        // the ranking, and it changes with the host serving the page: the development set,
+        // served on a random loopback port, ranked some passages differently run to run.
+        let visible: Vec<String> = passages
+            .iter()
+            .map(|p| guard::strip_inline_markdown(p))
+            .collect();
+        let mut digest = Sha256::new();
+        for text in &visible {
+            digest.update((text.len() as u64).to_le_bytes());
+            digest.update(text.as_bytes());
+        }
         PreparedPage {
             passages: PagePassages {
                 content_sha256,
                 passages,
+            },
+            ranking: PagePassages {
+                content_sha256: format!("{:x}", digest.finalize()),
+                passages: visible,
             },
             fetched_at: humantime::format_rfc3339_seconds(SystemTime::now()).to_string(),
             page,
@@ -466,7 +486,7 @@ impl Verifier {
         let claim_owned = claim.to_string();
         // Ranking may run a neural model: keep it off the async executor.
         let ranked = tokio::task::spawn_blocking(move || {
-            ranker.top_k(&claim_owned, &prepared_for_rank.passages, k)
+            ranker.top_k(&claim_owned, &prepared_for_rank.ranking, k)
         })
         .await
         .map_err(RankError::Panicked)??;
@@ -767,6 +787,84 @@ mod tests {
             seen.lock().expect("not poisoned").len(),
             5,
             "a per-call k wins"
+        );
+    }
+
+    /// Records the passages it is asked to rank; ranks them in page order.
+    #[derive(Default)]
+    struct RecordingRanker {
+        seen: Mutex<Vec<PagePassages>>,
+    }
+
+    impl Ranker for RecordingRanker {
+        fn name(&self) -> &str {
+            "recording"
+        }
+        fn top_k(
+            &self,
+            _claim: &str,
+            page: &PagePassages,
+            k: usize,
+        ) -> Result<Vec<usize>, RankError> {
+            self.seen.lock().expect("not poisoned").push(page.clone());
+            Ok((0..page.passages.len().min(k)).collect())
+        }
+    }
+
+    #[tokio::test]
+    async fn the_ranker_reads_passages_without_link_addresses_and_the_judge_reads_them_whole() {
+        // The same article served from two ports: only the links' addresses differ.
+        let article = |port: u16| {
+            format!(
+                "The **Danube** flows into the [Black Sea](http://127.0.0.1:{port}/black-sea) \
+                 through a delta.\n\nSee also: [Rhine](http://127.0.0.1:{port}/rhine), \
+                 ![map](http://127.0.0.1:{port}/map.png)"
+            )
+        };
+        let fetcher = Arc::new(FakeFetcher::new(vec![
+            ("https://a.example/one", page(&article(40001))),
+            ("https://a.example/two", page(&article(51234))),
+        ]));
+        let ranker = Arc::new(RecordingRanker::default());
+        let shown = Arc::new(Mutex::new(Vec::<String>::new()));
+        let shown_in_judge = Arc::clone(&shown);
+        let judge = Arc::new(FakeJudge {
+            answer: Box::new(move |passages| {
+                shown_in_judge
+                    .lock()
+                    .expect("not poisoned")
+                    .extend_from_slice(passages);
+                Err(JudgeError::InvalidAnswer("recorded".into()))
+            }),
+            calls: AtomicUsize::new(0),
+        });
+        let v = Verifier::builder(fetcher, Arc::clone(&ranker) as Arc<dyn Ranker>, judge)
+            .build()
+            .expect("valid");
+        v.verify(Check::new(
+            "The Danube ends in the Black Sea.",
+            ["https://a.example/one", "https://a.example/two"],
+        ))
+        .await;
+        let seen = ranker.seen.lock().expect("not poisoned").clone();
+        assert_eq!(seen.len(), 2);
+        assert_eq!(
+            seen[0].passages,
+            vec![
+                "The Danube flows into the Black Sea through a delta.\n\nSee also: Rhine, map"
+                    .to_string()
+            ]
+        );
+        assert_eq!(
+            seen[0], seen[1],
+            "the same visible text, the same ranking input"
+        );
+        let shown = shown.lock().expect("not poisoned").clone();
+        assert!(
+            shown
+                .iter()
+                .any(|p| p.contains("(http://127.0.0.1:40001/black-sea)")),
+            "the judge reads the passage as cut from the Markdown: {shown:?}"
         );
     }
 

@@ -261,19 +261,7 @@ impl Embedder {
         sequences: &[Vec<u32>],
         batch_tokens: usize,
     ) -> Vec<Embedding> {
-        let mut groups = Vec::new();
-        let mut start = 0;
-        while start < sequences.len() {
-            let mut end = start + 1;
-            let mut tokens = sequences[start].len();
-            while end < sequences.len() && tokens + sequences[end].len() <= batch_tokens {
-                tokens += sequences[end].len();
-                end += 1;
-            }
-            groups.push(start..end);
-            start = end;
-        }
-        self.run_groups(sequences, &groups)
+        self.run_groups(sequences, &token_groups(sequences, batch_tokens))
     }
 
     /// Per sequence, its pooled unit vector and one unit vector per token of the last layer,
@@ -287,17 +275,9 @@ impl Embedder {
         let mut scratches = self.take_scratches(1);
         let mut scratch = scratches.pop().unwrap_or_default();
         let mut out = Vec::with_capacity(sequences.len());
-        let mut start = 0;
-        while start < sequences.len() {
-            let mut end = start + 1;
-            let mut tokens = sequences[start].len();
-            while end < sequences.len() && tokens + sequences[end].len() <= batch_tokens {
-                tokens += sequences[end].len();
-                end += 1;
-            }
-            let refs: Vec<&[u32]> = sequences[start..end].iter().map(Vec::as_slice).collect();
+        for group in token_groups(sequences, batch_tokens) {
+            let refs: Vec<&[u32]> = sequences[group].iter().map(Vec::as_slice).collect();
             out.extend(self.encoder.embed_tokens(&refs, &mut scratch));
-            start = end;
         }
         self.return_scratches(vec![scratch]);
         out
@@ -398,6 +378,24 @@ impl Embedder {
     }
 }
 
+/// Consecutive sequences grouped into passes of at most `batch_tokens` tokens (a longer sequence
+/// forms a pass alone).
+fn token_groups(sequences: &[Vec<u32>], batch_tokens: usize) -> Vec<Range<usize>> {
+    let mut groups = Vec::new();
+    let mut start = 0;
+    while start < sequences.len() {
+        let mut end = start + 1;
+        let mut tokens = sequences[start].len();
+        while end < sequences.len() && tokens + sequences[end].len() <= batch_tokens {
+            tokens += sequences[end].len();
+            end += 1;
+        }
+        groups.push(start..end);
+        start = end;
+    }
+    groups
+}
+
 /// Passes per thread below which [`share_out`] splits passes.
 const PASSES_PER_THREAD: usize = 4;
 
@@ -434,6 +432,17 @@ pub fn cosine(a: &Embedding, b: &Embedding) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sequences_are_grouped_by_their_token_budget_and_a_long_one_runs_alone() {
+        let seqs: Vec<Vec<u32>> = [3usize, 4, 2, 10, 1, 1]
+            .iter()
+            .map(|&n| vec![0; n])
+            .collect();
+        assert_eq!(token_groups(&seqs, 8), vec![0..2, 2..3, 3..4, 4..6]);
+        assert_eq!(token_groups(&seqs, 100), vec![0..6]);
+        assert!(token_groups(&[], 8).is_empty());
+    }
 
     /// Every sequence once, in order, each pass inside one of the caller's groups.
     fn assert_covers(groups: &[Range<usize>], passes: &[Range<usize>]) {

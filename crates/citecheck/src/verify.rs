@@ -25,7 +25,8 @@ pub struct VerifyArgs {
     pub format: Format,
 }
 
-/// Checks the claim, prints the verdict, returns the exit code (0 all supported, 2 otherwise).
+/// Checks the claim, prints the verdict, returns the exit code (0 all supported, 2 otherwise);
+/// an error (exit 1) after printing when the audit index refused the verdict's rows.
 pub async fn run(args: &VerifyArgs, config: &Config) -> Result<u8, AppError> {
     let claim = args.claim.trim();
     if claim.is_empty() {
@@ -43,10 +44,8 @@ pub async fn run(args: &VerifyArgs, config: &Config) -> Result<u8, AppError> {
             Stores::none()
         }
     };
-    let verifier = stores
-        .attach(engine.builder)
-        .build()
-        .map_err(ConfigError::from)?;
+    let (builder, missed) = stores.attach_tallied(engine.builder);
+    let verifier = builder.build().map_err(ConfigError::from)?;
     let check = Check::new(claim, args.urls.iter().cloned()).origin(Origin::new("verify"));
     let verdict = verifier.verify(check).await;
     let rendered = match args.format {
@@ -58,6 +57,23 @@ pub async fn run(args: &VerifyArgs, config: &Config) -> Result<u8, AppError> {
     // loudly rather than passing as a column of crawl_failed verdicts.
     if let Some(err) = crate::engine::account_error(engine.crawlbase.as_ref()) {
         return Err(err);
+    }
+    // So do rows the audit index refused: a scripted check must not pass with its verdict
+    // printed but missing from the index it will be inspected and replayed from.
+    if missed.verdicts() > 0 {
+        let index = stores.audit().map_or_else(
+            || "the audit index".to_string(),
+            |a| a.path().display().to_string(),
+        );
+        let cause = missed
+            .first_error()
+            .unwrap_or_else(|| "no cause recorded".to_string());
+        return Err(anyhow::anyhow!(
+            "the audit index {index} refused the verdict's {rows} citation row(s) ({cause}); \
+             the verdict printed above is complete, but the index lacks it",
+            rows = missed.rows(),
+        )
+        .into());
     }
     Ok(output::exit_code(&verdict))
 }

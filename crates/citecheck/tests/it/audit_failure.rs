@@ -3,7 +3,8 @@
 //! the failure is logged (by id) and counted in `citecheck_audit_rows_failed`; rows committed
 //! before stay; once the index accepts rows again the service records as before, and nothing
 //! panics. `citecheck batch`: every result reaches the outputs, the rows the index took stay,
-//! and the run ends with exit 1 and an error saying what is missing.
+//! and the run ends with exit 1 and an error saying what is missing. `citecheck verify`: the
+//! verdict is printed whole, then exit 1 with an error naming the index and the cause.
 //!
 //! The index refuses for real: SQLite triggers that `RAISE(ABORT)`, installed and dropped from a
 //! second connection, at each of the two places a writer touches: the id reservation
@@ -357,4 +358,52 @@ async fn a_batch_whose_audit_rows_are_refused_keeps_every_result_and_fails_sayin
         .map(|(id, n)| (id.to_string(), n))
         .into();
     assert_eq!(rows, expected);
+}
+
+/// `citecheck verify` with the index refusing every row: the verdict is printed whole, and the
+/// run ends with exit 1 (not 0 or 2) and an error naming the index and why.
+#[tokio::test]
+async fn a_verify_whose_rows_are_refused_prints_the_verdict_and_fails_saying_so() {
+    let sample = SampleSite::start().await;
+    let db = sample.path("audit.sqlite3");
+    drop(AuditStore::open(&db).expect("the index is created"));
+    on_index(&db, REFUSE_ROWS);
+    let url = format!("{}/water.html", sample.site.base_url());
+    let out = run_binary(
+        sample.dir.path(),
+        vec![
+            "verify".into(),
+            "--judge".into(),
+            "local".into(),
+            "--ranker".into(),
+            "lexical".into(),
+            "--claim".into(),
+            WATER.into(),
+            url.clone().into(),
+        ],
+    )
+    .await;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stdout}\n{stderr}");
+    let verdict: serde_json::Value = serde_json::from_str(&stdout).expect("the verdict as JSON");
+    assert_eq!(verdict["overall"], "supported", "{stdout}");
+    assert_eq!(verdict["citations"][0]["url"], url.as_str());
+    let error = stderr
+        .lines()
+        .find(|line| line.starts_with("error: "))
+        .unwrap_or_else(|| panic!("no error line in\n{stderr}"));
+    for part in [
+        "refused the verdict's 1 citation row(s) (",
+        &db.display().to_string(),
+        "audit row refused by the test",
+        "the verdict printed above is complete",
+    ] {
+        assert!(error.contains(part), "{part:?} not in {error}");
+    }
+    let conn = rusqlite::Connection::open(&db).expect("sqlite");
+    let rows: i64 = conn
+        .query_row("SELECT COUNT(*) FROM citations", [], |row| row.get(0))
+        .expect("count");
+    assert_eq!(rows, 0);
 }

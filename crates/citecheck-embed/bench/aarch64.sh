@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The embedding engine on aarch64, emulated: cross-builds citecheck-embed's tests for
-# aarch64-unknown-linux-gnu and runs the reference-vector tests (RANKING=1: the ranking tests too)
-# under qemu-user. On aarch64 only the `portable` backend exists (safe Rust + matrixmultiply's
+# aarch64-unknown-linux-gnu (after clippy on the whole workspace for that target) and runs the
+# reference-vector tests (RANKING=1: the ranking tests too) under qemu-user. On aarch64 only the `portable` backend exists (safe Rust + matrixmultiply's
 # NEON kernel, chosen by its own run-time dispatch); the x86 backends are reported as skipped by
 # name. Emulation proves the code builds and computes the right vectors there; its speed says
 # nothing about real ARM hardware, so no timing is printed.
@@ -30,6 +30,8 @@ export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER="qemu-aarch64 -L /usr/aarch
 export CC_aarch64_unknown_linux_gnu=aarch64-linux-gnu-gcc
 export CITECHECK_MODEL_DIR="$model_dir"
 echo "host: $(uname -m); target: $triple under $(qemu-aarch64 --version | head -1)"
+# The whole workspace first, lints as errors: x86-only code must stay behind its cfg.
+cargo clippy --locked --workspace --target "$triple" -- -D warnings
 # Release: the debug build's forward pass under emulation takes minutes per test. The reference
 # vectors first (about 3 min emulated); the ranking tests, which embed a 23,000-word page, take
 # over 20 min under qemu, so they run only with RANKING=1.

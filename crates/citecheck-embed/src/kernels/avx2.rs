@@ -9,6 +9,12 @@
 //! check every length once and assert [`available`] first, which is what makes each `unsafe`
 //! block sound.
 #![allow(unsafe_code)]
+// On other architectures only the entry points remain (they assert that the backend is not
+// available), so their arguments and the x86 helpers go unused there.
+#![cfg_attr(
+    not(target_arch = "x86_64"),
+    allow(unused_variables, unused_imports, unused_macros, dead_code)
+)]
 
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;

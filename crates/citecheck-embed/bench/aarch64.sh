@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The embedding engine on aarch64, emulated: cross-builds citecheck-embed's tests for
 # aarch64-unknown-linux-gnu (after clippy on the whole workspace for that target) and runs the
-# reference-vector tests (RANKING=1: the ranking tests too) under qemu-user. On aarch64 only the `portable` backend exists (safe Rust + matrixmultiply's
-# NEON kernel, chosen by its own run-time dispatch); the x86 backends are reported as skipped by
-# name. Emulation proves the code builds and computes the right vectors there; its speed says
-# nothing about real ARM hardware, so no timing is printed.
+# reference-vector tests (RANKING=1: the ranking tests too) under qemu-user. On aarch64 only the
+# `portable` backend exists (safe Rust + matrixmultiply's NEON kernel, chosen by its own run-time
+# dispatch); the x86 backends are reported as skipped by name. Emulation proves the code builds
+# and computes the right vectors there; its speed says nothing about real ARM hardware, so no
+# timing is printed.
 #
 #   crates/citecheck-embed/bench/aarch64.sh
 #

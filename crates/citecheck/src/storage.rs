@@ -141,6 +141,14 @@ impl Stores {
         self.audit.as_ref()
     }
 
+    /// The audit index's path for a message (or "the audit index" when none is open).
+    pub fn audit_location(&self) -> String {
+        self.audit.as_ref().map_or_else(
+            || "the audit index".to_string(),
+            |a| a.path().display().to_string(),
+        )
+    }
+
     pub fn status(&self) -> &AuditStatus {
         &self.status
     }

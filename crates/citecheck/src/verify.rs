@@ -61,13 +61,7 @@ pub async fn run(args: &VerifyArgs, config: &Config) -> Result<u8, AppError> {
     // So do rows the audit index refused: a scripted check must not pass with its verdict
     // printed but missing from the index it will be inspected and replayed from.
     if missed.verdicts() > 0 {
-        let index = stores.audit().map_or_else(
-            || "the audit index".to_string(),
-            |a| a.path().display().to_string(),
-        );
-        let cause = missed
-            .first_error()
-            .unwrap_or_else(|| "no cause recorded".to_string());
+        let (index, cause) = (stores.audit_location(), missed.cause());
         return Err(anyhow::anyhow!(
             "the audit index {index} refused the verdict's {rows} citation row(s) ({cause}); \
              the verdict printed above is complete, but the index lacks it",

@@ -59,6 +59,12 @@ impl MissedRows {
         self.lock().clone()
     }
 
+    /// [`MissedRows::first_error`] for a message.
+    pub fn cause(&self) -> String {
+        self.first_error()
+            .unwrap_or_else(|| "no cause recorded".to_string())
+    }
+
     fn add(&self, rows: usize, error: String) {
         self.verdicts.fetch_add(1, Ordering::SeqCst);
         self.rows.fetch_add(rows as u64, Ordering::SeqCst);

@@ -282,13 +282,7 @@ fn missed_rows_error(stores: &Stores, missed: &MissedRows, run_id: &str) -> Opti
     if missed.verdicts() == 0 {
         return None;
     }
-    let index = stores.audit().map_or_else(
-        || "the audit index".to_string(),
-        |a| a.path().display().to_string(),
-    );
-    let cause = missed
-        .first_error()
-        .unwrap_or_else(|| "no cause recorded".to_string());
+    let (index, cause) = (stores.audit_location(), missed.cause());
     Some(
         anyhow::anyhow!(
             "the audit index {index} refused the rows of {claims} claim(s), {rows} citations in \

@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 
 use super::analyse::{is_acronym, Analysis, CueKind, Entity};
 use super::anchor::{anchored, number_fit};
+use super::clause;
 use super::compare::{self, NumberFit};
 use super::opposite;
 
@@ -107,6 +108,13 @@ impl Alignment {
         if only_a_number && self.predicate_coverage() < PREDICATE_FLOOR {
             return 0.0;
         }
+        // Two slots flipped at once (a negated claim against a sentence that affirms with
+        // another number: "failed to score in the last seven games" against "scored 24 goals")
+        // is a sentence about another occasion: only one flipped slot is excused from the
+        // alignment, the other counts as missing.
+        if self.number_conflict() && self.polarity_differs() {
+            return self.rest_coverage.min(self.plain_coverage);
+        }
         if self.number_conflict() || self.polarity_differs() {
             return self.rest_coverage;
         }
@@ -150,9 +158,10 @@ impl Alignment {
             "missing"
         };
         let mut text = format!(
-            "coverage={:.2} rest={:.2} numbers={numbers} polarity={}",
+            "coverage={:.2} rest={:.2} predicate={:.2} numbers={numbers} polarity={}",
             self.coverage,
             self.rest_coverage,
+            self.predicate_coverage(),
             if self.polarity_differs() {
                 "differs"
             } else {
@@ -204,10 +213,12 @@ pub fn align(
     topic: &Topic,
     weights: &Weights,
 ) -> Alignment {
+    // The clause the claim is about, when the sentence sets subjects side by side.
+    let bound = clause::bound(claim, sentence);
     let numbers: Vec<NumberFit> = claim
         .quantities
         .iter()
-        .map(|q| match number_fit(claim, q, sentence) {
+        .map(|q| match number_fit(claim, q, sentence, bound) {
             NumberFit::Missing
                 if context
                     .iter()
@@ -345,8 +356,8 @@ pub fn align(
         plain_coverage,
         rest_coverage,
         items,
-        claim_negated: negated(claim, sentence),
-        sentence_negated: negated(sentence, claim),
+        claim_negated: negated(claim, sentence, None),
+        sentence_negated: negated(sentence, claim, bound),
         reversed,
         entity_conflict: entity_conflict.map(|(c, s)| (c.text.clone(), s.text.clone())),
         numbers,
@@ -473,15 +484,26 @@ fn affirmed_elsewhere(text: &Analysis, form: &str) -> bool {
 }
 
 /// Whether `text` is negated where it meets `other`: the parity of its cues whose scope holds a
-/// content word `other` shares (a denial covers the whole sentence).
-fn negated(text: &Analysis, other: &Analysis) -> bool {
+/// content word `other` shares (a denial covers the whole sentence). With `bound`, the clause of
+/// `text` that `other` is about, a negation in another clause is about another subject
+/// ("Aldmoor council refused to sign the pledge, but Kestrel Bay council signed it").
+fn negated(text: &Analysis, other: &Analysis, bound: Option<usize>) -> bool {
     let count = text
         .cues
         .iter()
+        .filter(|cue| {
+            cue.kind == CueKind::Denial
+                || bound.is_none_or(|b| match text.clauses.of(cue.scope.start) {
+                    Some(c) => c == b || !clause::about_else(other, text, c),
+                    None => true,
+                })
+        })
         // A contrast ("X rather than Y") against a text that itself compares the two arms is
         // not a flipped polarity: which arm is affirmed of what is a question of alignment that
         // words alone cannot settle, so it must not make a contradiction.
         .filter(|cue| !(cue.kind == CueKind::Contrast && other.comparative))
+        // "Stopped working in June 2018" and "kept working until June 2018" say one thing.
+        .filter(|cue| !(cue.kind == CueKind::Halt && other.continues_until))
         .filter(|cue| {
             cue.kind == CueKind::Denial
                 || text.forms[cue.scope.clone()].iter().flatten().any(|f| {

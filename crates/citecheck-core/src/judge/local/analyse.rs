@@ -4,6 +4,7 @@
 use std::collections::HashSet;
 use std::ops::Range;
 
+use super::clause::Clauses;
 use super::lex::{is_stopword, lex, normalise, LexKind, Lexeme};
 use super::lexicon;
 use super::numbers::{quantities, Quantity};
@@ -17,6 +18,9 @@ pub enum CueKind {
     Contrast,
     /// "myth", "misconception": the whole sentence.
     Denial,
+    /// "stopped working", "ceased trading": the activity no longer goes on, which a text that
+    /// has it go on "until" a time says as well.
+    Halt,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -62,6 +66,10 @@ pub struct Analysis {
     /// By lexeme index: whether it sits in the other arm of a comparison ("whereas the Velt Air
     /// spins its fan up"), where names and negations are about the thing compared with.
     pub aside: Vec<bool>,
+    /// Its clauses and their subjects.
+    pub clauses: Clauses,
+    /// Says something went on "until" a time: the same as saying it stopped then.
+    pub continues_until: bool,
     /// Initials of each run of capitalised words, for acronyms ("Food and Drug Administration").
     initials: Vec<String>,
     /// Words written in capitals ("FDA", "AWS"), lower-cased.
@@ -145,6 +153,7 @@ impl Analysis {
                 .iter()
                 .any(|&(a, b)| word == a && next == Some(b));
             let previous = i.checked_sub(1).map(|p| lower[p].as_str());
+            let implicative = implicative_negation(word, &lower, i);
             other_arm |= lexicon::COMPARISONS.contains(&word)
                 || (word == "than"
                     && !matches!(previous, Some("rather"))
@@ -154,6 +163,8 @@ impl Analysis {
             if (lexicon::NEGATIONS.contains(&word) || normalised.negated) && !other_arm && !relative
             {
                 cue_starts.push((CueKind::Negation, i + 1));
+            } else if let (Some(cue), false, false) = (implicative, other_arm, relative) {
+                cue_starts.push(cue);
             } else if contrast && !other_arm {
                 cue_starts.push((CueKind::Contrast, i + 2));
             } else if lexicon::DENIALS.contains(&normalised.form.as_str())
@@ -167,6 +178,7 @@ impl Analysis {
                 && !lexicon::NEGATIONS.contains(&word)
                 && !contrast
                 && !lexicon::DENIALS.contains(&word)
+                && implicative.is_none()
                 && !word.chars().all(|c| c.is_ascii_digit());
             if is_content && !content.iter().any(|(f, _)| *f == normalised.form) {
                 content.push((normalised.form.clone(), i));
@@ -210,8 +222,14 @@ impl Analysis {
         let anaphoric = lower
             .iter()
             .any(|w| lexicon::ANAPHORS.contains(&w.as_str()));
+        let clauses = Clauses::split(&lexemes, &forms, |form| {
+            content.iter().any(|(f, _)| f == form)
+        });
+        let continues_until = lower.iter().any(|w| matches!(w.as_str(), "until" | "till"));
         Analysis {
             anaphoric,
+            continues_until,
+            clauses,
             comparative,
             aside,
             forms,
@@ -269,6 +287,24 @@ impl Analysis {
         self.acronyms
             .iter()
             .any(|a| entity.run_initials.contains(a.as_str()))
+    }
+}
+
+/// Where the negation starts when `word` (at lexeme `i`) is a verb that denies what follows it:
+/// "stopped eating" (at the "-ing" word), "failed to qualify" (after the "to").
+fn implicative_negation(word: &str, lower: &[String], i: usize) -> Option<(CueKind, usize)> {
+    let next = lower.get(i + 1).map(String::as_str)?;
+    if lexicon::HALTING_VERBS.contains(&word) && next.len() > 4 && next.ends_with("ing") {
+        Some((CueKind::Halt, i + 1))
+    } else if lexicon::FAILING_VERBS.contains(&word) && next == "to" {
+        // "declined to 4%" is a fall to a value, not a refusal: the infinitive is a verb, so a
+        // word, and no article ("failed to the ground").
+        let verb = lower.get(i + 2)?;
+        let is_verb =
+            verb.chars().all(char::is_alphabetic) && !matches!(verb.as_str(), "the" | "a" | "an");
+        is_verb.then_some((CueKind::Negation, i + 2))
+    } else {
+        None
     }
 }
 
@@ -471,6 +507,36 @@ mod tests {
                 vec!["collect".into(), "food".into()]
             ]
         );
+    }
+
+    #[test]
+    fn verbs_that_deny_what_follows_are_negations() {
+        let negated_words = |text: &str| -> Vec<String> {
+            let a = Analysis::new(text);
+            a.cues
+                .iter()
+                .filter(|c| matches!(c.kind, CueKind::Negation | CueKind::Halt))
+                .flat_map(|c| a.forms[c.scope.clone()].iter().flatten().cloned())
+                .filter(|f| !is_stopword(f))
+                .collect()
+        };
+        assert_eq!(
+            negated_words("The paper stopped printing on Sundays in 2019."),
+            ["print", "sunday"]
+        );
+        assert_eq!(
+            negated_words("The club failed to qualify for Europe, but it kept its manager."),
+            ["qualify", "europ"]
+        );
+        assert_eq!(
+            negated_words("Mayor Hale refused to sign the order."),
+            ["sign", "order"]
+        );
+        // A fall to a value and a stop at a place deny nothing.
+        assert!(negated_words("Sales declined to 4% of revenue.").is_empty());
+        assert!(negated_words("The train stopped at Aldmoor.").is_empty());
+        // In a relative clause the verb is about the noun it describes.
+        assert!(negated_words("The mayor, who refused to sign, lost the vote.").is_empty());
     }
 
     #[test]

@@ -6,6 +6,7 @@
 use std::ops::Range;
 
 use super::analyse::{Analysis, CueKind, Entity};
+use super::clause;
 use super::compare::{self, NumberFit};
 use super::numbers::{Measure, Quantity};
 
@@ -21,7 +22,16 @@ const NUMBER_REACH: usize = 5;
 /// The claim's quantity against the sentence's. A sentence may hold the claim's number in
 /// another role ("63 mg for espresso, 95 mg for drip coffee"), so a number next to the claim's
 /// own neighbouring words decides first; any comparable number decides after that.
-pub fn number_fit(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> NumberFit {
+///
+/// With `bound`, the sentence's clause the claim is about: the claim's value in another clause
+/// belongs to that clause's subject, so a different value of the same kind in the bound clause
+/// conflicts ("rents rose by 11%, while wages grew by 4%" against "wages grew by 11%").
+pub fn number_fit(
+    claim: &Analysis,
+    q: &Quantity,
+    sentence: &Analysis,
+    bound: Option<usize>,
+) -> NumberFit {
     // The counted noun ("400 megawatts") is part of the number's kind, not of its place: any
     // number of megawatts has it beside it. It ties the number to the claim's only when the
     // claim's subject (its first content word) comes before the number in the sentence, where
@@ -94,6 +104,26 @@ pub fn number_fit(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> Number
     let rival = |p: &&Quantity| {
         !compare::same(q, p) && !spoken_for(p) && compare::same_slot(q, p, true) && anchored(p)
     };
+    if let Some(b) = bound {
+        let in_bound = |p: &&Quantity| sentence.clauses.of(p.span.start) == Some(b);
+        let (here, elsewhere): (Vec<&Quantity>, Vec<&Quantity>) =
+            own.iter().filter(same).partition(in_bound);
+        let elsewhere_about_else = elsewhere.iter().all(|p| {
+            sentence
+                .clauses
+                .of(p.span.start)
+                .is_some_and(|c| clause::about_else(claim, sentence, c))
+        });
+        let rival_here = own.iter().filter(in_bound).any(|p| {
+            !compare::same(q, p)
+                && !spoken_for(&p)
+                && compare::same_slot(q, p, true)
+                && near_claim_word(p)
+        });
+        if here.is_empty() && !elsewhere.is_empty() && elsewhere_about_else && rival_here {
+            return NumberFit::Conflict;
+        }
+    }
     if own
         .iter()
         .filter(same)
@@ -218,7 +248,8 @@ mod tests {
 
     fn fit(claim: &str, sentence: &str) -> NumberFit {
         let (claim, sentence) = (Analysis::new(claim), Analysis::new(sentence));
-        number_fit(&claim, &claim.quantities[0], &sentence)
+        let bound = clause::bound(&claim, &sentence);
+        number_fit(&claim, &claim.quantities[0], &sentence, bound)
     }
 
     #[test]

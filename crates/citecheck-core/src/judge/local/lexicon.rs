@@ -39,6 +39,16 @@ pub const NEGATIONS: &[&str] = &[
     "cannot", "unable",
 ];
 
+/// Verbs that deny the activity named by the "-ing" word after them: "stopped eating" says the
+/// eating no longer happens, as "did not eat" would.
+#[rustfmt::skip]
+pub const HALTING_VERBS: &[&str] = &["stop", "stopped", "cease", "ceased", "quit", "halt", "halted"];
+
+/// Verbs that deny the act named by the "to" infinitive after them: "failed to qualify" entails
+/// "did not qualify", "refused to sign" that nothing was signed.
+#[rustfmt::skip]
+pub const FAILING_VERBS: &[&str] = &["fail", "failed", "refuse", "refused", "decline", "declined"];
+
 /// Words that negate the phrase that follows them ("rather than solar panels").
 #[rustfmt::skip]
 pub const CONTRASTS: &[(&str, &str)] = &[("rather", "than"), ("instead", "of")];

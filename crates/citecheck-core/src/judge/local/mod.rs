@@ -30,6 +30,7 @@ mod align;
 mod analyse;
 mod anchor;
 mod calibrate;
+mod clause;
 mod compare;
 mod lex;
 mod lexicon;
@@ -188,6 +189,7 @@ impl LocalJudge {
                     soft: None,
                 };
                 let a = &candidate.alignment;
+                trace_candidate(claim_text, &candidate, "sentence");
                 if a.consistent() && better(&best_support, a.coverage, |b| b.coverage) {
                     best_support = Some(candidate.clone());
                 }
@@ -233,6 +235,7 @@ impl LocalJudge {
                     by_meaning: false,
                     soft: None,
                 };
+                trace_candidate(claim_text, &candidate, "pair");
                 if better(&best_support, candidate.alignment.coverage, |b| b.coverage) {
                     best_support = Some(candidate.clone());
                 }
@@ -361,7 +364,14 @@ impl LocalJudge {
             }
             // Another sentence states the claim in full: the page is not plainly against it,
             // and calling a true citation contradicted is the worst error this tool can make.
-            (Some(_), Some(_)) if s >= self.thresholds.support => {
+            // Stating it means stating what happened: a sentence that only carries the claim's
+            // names ("The Nova 3 Pro is Tessel's smallest flagship") says nothing against a
+            // sentence that negates the claim's predicate.
+            (Some(sup), Some(_))
+                if s >= self.thresholds.support
+                    && (sup.by_meaning
+                        || sup.alignment.predicate_coverage() >= align::PREDICATE_FLOOR) =>
+            {
                 let best = any.as_ref().map_or(0.0, |a| a.alignment.coverage);
                 (JudgeLabel::NotFound, any, best)
             }
@@ -403,6 +413,22 @@ struct Candidate<'a> {
     by_meaning: bool,
     /// Its coverage with words matched by meaning as well (`soft`), when the encoder read it.
     soft: Option<f64>,
+}
+
+/// Every sentence the judge weighed, at trace level (`RUST_LOG=citecheck_core::judge=trace`):
+/// how a verdict came about when the chosen quote alone does not explain it.
+fn trace_candidate(claim: &str, candidate: &Candidate<'_>, kind: &str) {
+    let a = &candidate.alignment;
+    if a.coverage > 0.0 || a.conflicting() {
+        tracing::trace!(
+            claim,
+            kind,
+            quote = candidate.quote,
+            conflict = a.conflict_strength(),
+            detail = %a.describe(),
+            "judge candidate"
+        );
+    }
 }
 
 /// Whether `score` beats the best so far (ties keep the earlier sentence).

@@ -1,0 +1,233 @@
+//! Clauses and their subjects (pure): which clause of a sentence a claim is about when the
+//! sentence sets two subjects side by side ("rents in Brackenford rose by 11%, while wages in
+//! the town grew by 4%"; "Hollin Dam was completed in 1934; Scarrow Dam followed in 1961").
+//! A claim's number or negation is read in the clause bound to the claim, so that the other
+//! clause's figure neither supports it nor stands aside when it differs.
+
+use super::analyse::{Analysis, Entity};
+use super::lex::{LexKind, Lexeme};
+use super::lexicon;
+
+/// Words that open a new clause by themselves.
+const OPENERS: &[&str] = &["but", "while", "whereas", "although", "though", "yet"];
+
+/// Words after which a noun is a place, a time or an object rather than a clause's subject.
+const PREPOSITIONS: &[&str] = &[
+    "in", "at", "on", "for", "by", "of", "from", "to", "with", "after", "before", "during",
+    "since", "over", "under", "into", "than", "against", "like", "across", "within", "per",
+];
+
+/// A text cut into clauses.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Clauses {
+    /// The clause of each lexeme.
+    of: Vec<usize>,
+    /// Each clause's subject: its first content word that no preposition governs; `None` when
+    /// a pronoun comes first ("in Aldmoor it was £29,400"), as the subject is then the one
+    /// named before.
+    subjects: Vec<Option<String>>,
+}
+
+impl Clauses {
+    /// Breaks at ";", at sentence ends, at "but", "while", "whereas" and the like, and at ", and".
+    pub fn split(
+        lexemes: &[Lexeme<'_>],
+        forms: &[Option<String>],
+        content: impl Fn(&str) -> bool,
+    ) -> Clauses {
+        let mut of: Vec<usize> = Vec::with_capacity(lexemes.len());
+        let mut subjects: Vec<Option<String>> = vec![None];
+        // Whether the current clause's subject is settled (found, or a pronoun came first).
+        let mut settled = false;
+        // A sentence end seen: the next lexeme opens a clause.
+        let mut ended = false;
+        let mut previous_word: Option<String> = None;
+        for (i, lexeme) in lexemes.iter().enumerate() {
+            let lower = lexeme.text.to_lowercase();
+            let after_comma = i.checked_sub(1).is_some_and(|p| lexemes[p].text == ",");
+            let opens = OPENERS.contains(&lower.as_str()) || (lower == "and" && after_comma);
+            // A clause opens only after one with something in it ("But ..." starts the first).
+            if (opens || ended) && !of.is_empty() {
+                subjects.push(None);
+                settled = false;
+                previous_word = None;
+            }
+            ended = matches!(lexeme.text, ";" | "." | "!" | "?");
+            of.push(subjects.len() - 1);
+            if lexeme.kind != LexKind::Word || opens {
+                continue;
+            }
+            let clause = subjects.len() - 1;
+            if !settled {
+                if lexicon::ANAPHORS.contains(&lower.as_str()) {
+                    settled = true;
+                } else if let Some(form) = forms.get(i).and_then(|f| f.as_deref()) {
+                    let governed = previous_word
+                        .as_deref()
+                        .is_some_and(|p| PREPOSITIONS.contains(&p));
+                    if content(form) && !governed {
+                        subjects[clause] = Some(form.to_string());
+                        settled = true;
+                    }
+                }
+            }
+            previous_word = Some(lower);
+        }
+        Clauses { of, subjects }
+    }
+
+    /// How many clauses there are.
+    pub fn count(&self) -> usize {
+        self.subjects.len()
+    }
+
+    /// The clause lexeme `i` sits in.
+    pub fn of(&self, i: usize) -> Option<usize> {
+        self.of.get(i).copied()
+    }
+
+    /// The first clause's subject: for a claim, what it is about.
+    pub fn subject(&self) -> Option<&str> {
+        self.subjects.first().and_then(|s| s.as_deref())
+    }
+}
+
+/// The clause of `sentence` that the claim is about, when the sentence has several and the
+/// claim picks one out: by its subject, when the clauses have different subjects of their own
+/// and only one is the claim's ("wages" against "rents ..., while wages ..."); else by a name
+/// only one clause carries (the claim's subject's name if it has one, any of its names if
+/// not: "in Aldmoor it was £29,400"). `None` when nothing tells the clauses apart.
+pub fn bound(claim: &Analysis, sentence: &Analysis) -> Option<usize> {
+    let clauses = &sentence.clauses;
+    if clauses.count() < 2 {
+        return None;
+    }
+    let subject = claim.clauses.subject();
+    if let Some(subject) = subject {
+        let own: Vec<usize> = (0..clauses.count())
+            .filter(|&c| clauses.subjects[c].as_deref() == Some(subject))
+            .collect();
+        // Another clause's subject is a rival only if the claim does not use it at all: "that
+        // run" in "Kipchoge ran 1:59:40, but that run used pacemakers" is still the claim's.
+        let others = clauses
+            .subjects
+            .iter()
+            .flatten()
+            .any(|s| s != subject && !claim.vocabulary.contains(s));
+        if own.len() == 1 && others {
+            return Some(own[0]);
+        }
+    }
+    let subject_name = claim
+        .entities
+        .iter()
+        .find(|e| subject.is_some_and(|s| e.forms.iter().any(|f| f == s)));
+    let names: Vec<&Entity> = match subject_name {
+        Some(e) => vec![e],
+        None => claim.entities.iter().collect(),
+    };
+    let in_clause = |e: &Entity, c: usize| {
+        e.forms.iter().all(|f| {
+            sentence
+                .forms
+                .iter()
+                .enumerate()
+                .any(|(i, g)| g.as_deref() == Some(f.as_str()) && clauses.of(i) == Some(c))
+        })
+    };
+    let exclusive: Vec<usize> = (0..clauses.count())
+        .filter(|&c| {
+            names.iter().any(|e| {
+                in_clause(e, c) && (0..clauses.count()).all(|d| d == c || !in_clause(e, d))
+            })
+        })
+        .collect();
+    match exclusive.as_slice() {
+        [c] => Some(*c),
+        _ => None,
+    }
+}
+
+/// Whether clause `c` of `sentence` is about something other than the claim: its subject is
+/// a word the claim never uses, or it names someone or something the claim does not. Only
+/// such a clause's figure or negation is set aside for the clause the claim is bound to; a
+/// clause that goes on about the same subject ("...; its mission was declared over in 2019")
+/// still speaks for the claim.
+pub fn about_else(claim: &Analysis, sentence: &Analysis, c: usize) -> bool {
+    let clauses = &sentence.clauses;
+    let rival_subject = clauses
+        .subjects
+        .get(c)
+        .and_then(|s| s.as_deref())
+        .is_some_and(|s| !claim.vocabulary.contains(s));
+    let rival_name = sentence
+        .entities
+        .iter()
+        .any(|e| clauses.of(e.span.start) == Some(c) && !claim.mentions(e));
+    rival_subject || rival_name
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bound_to(claim: &str, sentence: &str) -> Option<usize> {
+        bound(&Analysis::new(claim), &Analysis::new(sentence))
+    }
+
+    #[test]
+    fn clauses_break_at_conjunctions_and_semicolons_and_know_their_subjects() {
+        let a =
+            Analysis::new("Rents in Leeford rose by 9%, while salaries in the city grew by 2%.");
+        assert_eq!(a.clauses.subjects[0].as_deref(), Some("rent"));
+        assert_eq!(a.clauses.subjects[1].as_deref(), Some("salary"));
+        let a = Analysis::new("Pay in Orton reached £30,000, whereas in Wexley it was £26,000.");
+        assert_eq!(a.clauses.subjects[1], None, "a pronoun subject refers back");
+    }
+
+    #[test]
+    fn the_claim_picks_the_clause_of_its_subject_or_of_its_only_name() {
+        let split = "Rents in Leeford rose by 9%, while salaries in the city grew by 2%.";
+        assert_eq!(bound_to("Salaries in Leeford grew by 9%.", split), Some(1));
+        assert_eq!(bound_to("Rents in Leeford went up by 9%.", split), Some(0));
+        let pronoun = "Pay in Orton reached £30,000, whereas in Wexley it was £26,000.";
+        assert_eq!(
+            bound_to("Median pay in Wexley reached £30,000.", pronoun),
+            Some(1)
+        );
+        let dams = "Tarn Dam was finished in 1931; Fell Dam followed in 1958.";
+        assert_eq!(bound_to("Fell Dam was finished in 1931.", dams), Some(1));
+        assert_eq!(bound_to("Tarn Dam was finished in 1931.", dams), Some(0));
+        // One clause, or nothing that tells them apart: no binding.
+        assert_eq!(
+            bound_to("Tarn Dam cost £2 million.", "Tarn Dam cost £2 million."),
+            None
+        );
+        assert_eq!(
+            bound_to("Prices rose.", "Prices rose in May, and they fell in June."),
+            None
+        );
+        // A clause whose subject the claim itself uses is no rival: the name binds the claim
+        // to the first clause, but the second still speaks of the claim's subject.
+        let same = Analysis::new("Ann ran 2:01:09 in Leeds, but that run was wind-assisted.");
+        let claim = Analysis::new("Ann's 2:01:09 run in Leeds was wind-assisted.");
+        assert_eq!(bound(&claim, &same), Some(0));
+        assert!(!about_else(&claim, &same, 1));
+    }
+
+    #[test]
+    fn a_clause_is_about_something_else_by_its_subject_or_its_names() {
+        let claim = Analysis::new("Salaries in Leeford grew by 9%.");
+        let split =
+            Analysis::new("Rents in Leeford rose by 9%, while salaries in the city grew by 2%.");
+        assert!(about_else(&claim, &split, 0));
+        assert!(!about_else(&claim, &split, 1));
+        let claim = Analysis::new("The rover's mission was declared over in 2019.");
+        let going_on =
+            Analysis::new("The rover stopped in June 2018; its mission was declared over in 2019.");
+        assert!(
+            !about_else(&claim, &going_on, 1),
+            "a pronoun goes on about the claim's subject"
+        );
+    }
+}

@@ -86,6 +86,11 @@ impl Clauses {
         self.of.get(i).copied()
     }
 
+    /// Clause `c`'s subject.
+    pub fn subject_of(&self, c: usize) -> Option<&str> {
+        self.subjects.get(c).and_then(|s| s.as_deref())
+    }
+
     /// The first clause's subject: for a claim, what it is about.
     pub fn subject(&self) -> Option<&str> {
         self.subjects.first().and_then(|s| s.as_deref())

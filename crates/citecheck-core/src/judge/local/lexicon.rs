@@ -356,6 +356,14 @@ pub const OPPOSITES: &[(&[&str], &[&str])] = &[
     (&["win"], &["lose"]),
 ];
 
+/// Comparatives of "more" and of "less": "A holds more water than B" and "B holds less water
+/// than A" say one thing, so a comparison's direction is read with the order of its arms.
+/// Other comparatives ("deeper", "older") must be the same word on both sides.
+#[rustfmt::skip]
+pub const MORE: &[&str] = &["more", "greater", "higher", "larger", "bigger"];
+#[rustfmt::skip]
+pub const LESS: &[&str] = &["less", "fewer", "lower", "smaller"];
+
 /// Words that mean the same in most contexts; each group maps to its first member.
 #[rustfmt::skip]
 pub const SYNONYMS: &[&[&str]] = &[

@@ -366,11 +366,14 @@ impl LocalJudge {
             // and calling a true citation contradicted is the worst error this tool can make.
             // Stating it means stating what happened: a sentence that only carries the claim's
             // names ("The Nova 3 Pro is Tessel's smallest flagship") says nothing against a
-            // sentence that negates the claim's predicate.
+            // sentence that negates the claim's predicate; nor does one that needs the page's
+            // subject to reach the threshold ("Former residents of Scarrow End held a reunion
+            // beside the water" for "Hollin Reservoir holds more water than Scarrow").
             (Some(sup), Some(_))
                 if s >= self.thresholds.support
                     && (sup.by_meaning
-                        || sup.alignment.predicate_coverage() >= align::PREDICATE_FLOOR) =>
+                        || (sup.alignment.predicate_coverage() >= align::PREDICATE_FLOOR
+                            && sup.alignment.plain_coverage >= self.thresholds.support)) =>
             {
                 let best = any.as_ref().map_or(0.0, |a| a.alignment.coverage);
                 (JudgeLabel::NotFound, any, best)

@@ -9,13 +9,15 @@ use citecheck_core::Label;
 use crate::support_local::{fixture, local_verifier};
 use crate::testset::page_markdown;
 
-/// Measured claim accuracy of `local-v1` on the set (lexical ranker): 0.802 (251/313) after
-/// issue 18's sixth round (the page's subject, opposite words of direction); 0.776 (243/313,
+/// Measured claim accuracy of `local-v1` on the set (lexical ranker): 0.814 (281/345) after
+/// issue 18's seventh round (clause binding, implicative negation verbs, comparisons the other
+/// way round; with its 32 new claims the set scored 0.786 before it); 0.802 (251/313) after the
+/// sixth round (the page's subject, opposite words of direction); 0.776 (243/313,
 /// fifth round, after 42 claims on three pages full of model numbers, side-clause
 /// negations and split figures joined the set, on which the judge scored 25 of 42 before that
 /// round and 31 after; 0.786 on the first 271 claims after the fourth round, 0.82 on the first
 /// 233, 0.86 on the first 195); the floor leaves a margin.
-const CLAIM_ACCURACY_FLOOR: f64 = 0.78;
+const CLAIM_ACCURACY_FLOOR: f64 = 0.79;
 
 #[tokio::test]
 async fn the_local_judge_keeps_its_measured_accuracy_on_the_devset() {

@@ -12,14 +12,14 @@ use citecheck_core::{extract, guard, Label};
 
 use crate::support_local::{fixture, local_verifier};
 
-/// Claim accuracy measured with the lexical ranker after issue 18's fifth round: 0.703
-/// (104/148; 0.73 after the second round, 0.72 after the first and the third, 0.716 after the
-/// fourth, 0.68 before, see `fixtures/testset/README.md`). The fifth round traded two true
-/// contradictions, now left `not_found`, for three fewer supported citations called
-/// contradicted, as the issue ranks them; the floor leaves a small margin.
-const CLAIM_ACCURACY_FLOOR: f64 = 0.69;
+/// Claim accuracy measured with the lexical ranker after issue 18's seventh round: 0.709
+/// (105/148; 0.703 after the fifth, 0.73 after the second round, 0.72 after the first and the
+/// third, 0.716 after the fourth, 0.68 before, see `fixtures/testset/README.md`). The fifth
+/// round traded two true contradictions, left `not_found`, for three fewer supported citations
+/// called contradicted, as the issue ranks them; the floor leaves a small margin.
+const CLAIM_ACCURACY_FLOOR: f64 = 0.70;
 /// Precision of `contradicted` over citations, measured the same way: 0.88 (35/40) after the
-/// fifth round (0.82 after the second and the fourth, 0.83 after the third, 0.80 after the
+/// fifth round and the seventh (0.82 after the second and the fourth, 0.83 after the third, 0.80 after the
 /// first, 0.78 before). Raised with it: precision is what the fifth round bought.
 const CONTRADICTED_PRECISION_FLOOR: f64 = 0.85;
 

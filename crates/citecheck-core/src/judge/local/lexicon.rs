@@ -346,14 +346,36 @@ pub const DEMONYMS: &[(&str, &str)] = &[
     ("swedish", "sweden"), ("swiss", "switzerland"), ("turkish", "turkey"), ("welsh", "wales"),
 ];
 
-/// Words of opposite direction: a change up against a change down, a win against a loss. Each
-/// pair is two groups of words that mean the same direction in most contexts; the judge reads
+/// Words of opposite direction or sense: a change up against a change down, a win against a
+/// loss, open against closed, north against south. Each pair is two groups of words that a
+/// dictionary lists as antonyms in their common sense; the judge reads
 /// them as a flip only where the sentence sets the opposite word in the claim word's place (see
 /// `opposite.rs`). Words with a common other sense ("drop" a file, "lower" than) are left out.
 #[rustfmt::skip]
 pub const OPPOSITES: &[(&[&str], &[&str])] = &[
     (&["rise", "increase", "grow", "raise", "climb"], &["fall", "decrease", "decline", "cut", "reduce", "shrink"]),
     (&["win"], &["lose"]),
+    (&["victory"], &["defeat"]),
+    (&["open", "reopen"], &["close", "shut"]),
+    (&["permanent", "permanently"], &["temporary", "temporarily"]),
+    (&["accept", "approve"], &["reject"]),
+    (&["allow", "legalise", "legalize"], &["ban", "forbid", "prohibit", "outlaw"]),
+    (&["legal"], &["illegal"]),
+    (&["include"], &["exclude"]),
+    (&["public"], &["private"]),
+    (&["north", "northern", "northward"], &["south", "southern", "southward"]),
+    (&["east", "eastern", "eastward"], &["west", "western", "westward"]),
+    (&["male"], &["female"]),
+    (&["maximum"], &["minimum"]),
+    (&["import"], &["export"]),
+    (&["profit"], &["loss"]),
+    (&["surplus"], &["deficit"]),
+    (&["success", "successful", "successfully"], &["failure", "unsuccessful", "unsuccessfully"]),
+    (&["upstream"], &["downstream"]),
+    (&["urban"], &["rural"]),
+    (&["majority"], &["minority"]),
+    (&["strengthen"], &["weaken"]),
+    (&["expensive"], &["cheap"]),
 ];
 
 /// Comparatives of "more" and of "less": "A holds more water than B" and "B holds less water

@@ -31,7 +31,69 @@ fn table() -> &'static [(Vec<String>, Vec<String>)] {
 /// The form of the claim's word whose opposite the sentence sets in its place, if any, or of
 /// its comparative when the sentence compares the same two things the other way round.
 pub fn reversed(claim: &Analysis, sentence: &Analysis) -> Option<String> {
-    opposite_word(claim, sentence).or_else(|| reversed_comparison(claim, sentence))
+    opposite_word(claim, sentence)
+        .or_else(|| reversed_comparison(claim, sentence))
+        .or_else(|| outranked(claim, sentence))
+}
+
+/// The rank of an ordinal form ("2nd" -> 2).
+fn ordinal(form: &str) -> Option<u32> {
+    let digits = form.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let suffix = &form[digits.len()..];
+    matches!(suffix, "st" | "nd" | "rd" | "th")
+        .then(|| digits.parse().ok())
+        .flatten()
+}
+
+/// The claim's word that the sentence ranks lower: "the largest lake" against "the
+/// second-largest lake", "the first woman to win" against "the second woman to win". Only a
+/// word the claim puts first ("the" or "first" before it) and the sentence puts second or
+/// lower, in the same place.
+fn outranked(claim: &Analysis, sentence: &Analysis) -> Option<String> {
+    fn form_at(text: &Analysis, i: usize) -> Option<&str> {
+        text.forms.get(i).and_then(|f| f.as_deref())
+    }
+    for (at, form) in claim.forms.iter().enumerate() {
+        let Some(form) = form.as_deref() else {
+            continue;
+        };
+        let before = at.checked_sub(1).and_then(|p| form_at(claim, p));
+        if form == "1st" {
+            // "The first leg" beside "the second leg": the sentence has the claim's too.
+            let placed = |rank: fn(u32) -> bool| {
+                sentence.forms.iter().enumerate().any(|(j, f)| {
+                    f.as_deref().and_then(ordinal).is_some_and(rank)
+                        && in_place(claim, at, sentence, j)
+                })
+            };
+            let lower = placed(|n| n > 1) && !placed(|n| n == 1);
+            if lower {
+                return Some(form.to_string());
+            }
+        } else if before == Some("the") && claim.content.iter().any(|(c, _)| c == form) {
+            let ranked = |j: usize| {
+                j.checked_sub(1)
+                    .and_then(|p| form_at(sentence, p))
+                    .and_then(ordinal)
+            };
+            let at_form = |j: usize, f: &Option<String>| f.as_deref() == Some(form) && j > 0;
+            let lower = sentence
+                .forms
+                .iter()
+                .enumerate()
+                .any(|(j, f)| at_form(j, f) && ranked(j).is_some_and(|n| n > 1));
+            let first = sentence
+                .forms
+                .iter()
+                .enumerate()
+                .any(|(j, f)| at_form(j, f) && form_at(sentence, j - 1) == Some("the"));
+            let lower = lower && !first;
+            if lower {
+                return Some(form.to_string());
+            }
+        }
+    }
+    None
 }
 
 /// How far before "than" a comparative may sit ("a larger volume of water than").
@@ -228,6 +290,31 @@ mod tests {
         ));
         // Other names: nothing to set side by side.
         assert!(!flips("Wexley has more homes than Orton.", page));
+    }
+
+    #[test]
+    fn a_rank_below_the_first_is_a_flip() {
+        let page = "Lake Orm is the second-largest lake in the region by area.";
+        assert!(flips("Lake Orm is the largest lake in the region.", page));
+        assert!(!flips(
+            "Lake Orm is the second-largest lake in the region.",
+            page
+        ));
+        assert!(!flips("Lake Orm is a large lake.", page));
+        let page = "Ida Marsh was the third woman to win the Carrow Prize.";
+        assert!(flips(
+            "Ida Marsh was the first woman to win the Carrow Prize.",
+            page
+        ));
+        assert!(!flips(
+            "Ida Marsh won the Carrow Prize in her first year.",
+            page
+        ));
+        // The sentence has the claim's rank as well as another.
+        let legs = "They won the first leg 2-1 but lost the second leg 3-1.";
+        assert!(!flips("The first leg drew 11,482 fans.", legs));
+        let both = "Orm is the largest lake in the region; Tarn is the second-largest lake.";
+        assert!(!flips("Orm is the largest lake in the region.", both));
     }
 
     #[test]

@@ -15,6 +15,7 @@ mod model;
 mod pdf;
 mod queue;
 mod queue_audit;
+mod queue_audit_failure;
 mod queue_support;
 mod render;
 mod report;

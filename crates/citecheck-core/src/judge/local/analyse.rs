@@ -222,7 +222,7 @@ impl Analysis {
         let anaphoric = lower
             .iter()
             .any(|w| lexicon::ANAPHORS.contains(&w.as_str()));
-        let clauses = Clauses::split(&lexemes, &forms, |form| {
+        let clauses = Clauses::split(&lexemes, &lower, &forms, |form| {
             content.iter().any(|(f, _)| f == form)
         });
         let continues_until = lower.iter().any(|w| matches!(w.as_str(), "until" | "till"));

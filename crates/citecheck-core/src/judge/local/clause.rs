@@ -32,6 +32,7 @@ impl Clauses {
     /// Breaks at ";", at sentence ends, at "but", "while", "whereas" and the like, and at ", and".
     pub fn split(
         lexemes: &[Lexeme<'_>],
+        lower: &[String],
         forms: &[Option<String>],
         content: impl Fn(&str) -> bool,
     ) -> Clauses {
@@ -41,11 +42,11 @@ impl Clauses {
         let mut settled = false;
         // A sentence end seen: the next lexeme opens a clause.
         let mut ended = false;
-        let mut previous_word: Option<String> = None;
-        for (i, lexeme) in lexemes.iter().enumerate() {
-            let lower = lexeme.text.to_lowercase();
+        let mut previous_word: Option<&str> = None;
+        for (i, (lexeme, lower)) in lexemes.iter().zip(lower).enumerate() {
+            let lower = lower.as_str();
             let after_comma = i.checked_sub(1).is_some_and(|p| lexemes[p].text == ",");
-            let opens = OPENERS.contains(&lower.as_str()) || (lower == "and" && after_comma);
+            let opens = OPENERS.contains(&lower) || (lower == "and" && after_comma);
             // A clause opens only after one with something in it ("But ..." starts the first).
             if (opens || ended) && !of.is_empty() {
                 subjects.push(None);
@@ -59,12 +60,10 @@ impl Clauses {
             }
             let clause = subjects.len() - 1;
             if !settled {
-                if lexicon::ANAPHORS.contains(&lower.as_str()) {
+                if lexicon::ANAPHORS.contains(&lower) {
                     settled = true;
                 } else if let Some(form) = forms.get(i).and_then(|f| f.as_deref()) {
-                    let governed = previous_word
-                        .as_deref()
-                        .is_some_and(|p| PREPOSITIONS.contains(&p));
+                    let governed = previous_word.is_some_and(|p| PREPOSITIONS.contains(&p));
                     if content(form) && !governed {
                         subjects[clause] = Some(form.to_string());
                         settled = true;

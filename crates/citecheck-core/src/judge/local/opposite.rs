@@ -61,12 +61,16 @@ fn outranked(claim: &Analysis, sentence: &Analysis) -> Option<String> {
         if form == "1st" {
             // "The first leg" beside "the second leg": the sentence has the claim's too.
             let placed = |rank: fn(u32) -> bool| {
-                sentence.forms.iter().enumerate().any(|(j, f)| {
-                    f.as_deref().and_then(ordinal).is_some_and(rank)
-                        && in_place(claim, at, sentence, j)
-                })
+                sentence
+                    .forms
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, f)| f.as_deref().and_then(ordinal).is_some_and(rank))
+                    .map(|(j, _)| placement(claim, at, sentence, j))
+                    .max()
+                    .unwrap_or(0)
             };
-            let lower = placed(|n| n > 1) && !placed(|n| n == 1);
+            let lower = placed(|n| n > 1) > placed(|n| n == 1);
             if lower {
                 return Some(form.to_string());
             }
@@ -77,17 +81,27 @@ fn outranked(claim: &Analysis, sentence: &Analysis) -> Option<String> {
                     .and_then(ordinal)
             };
             let at_form = |j: usize, f: &Option<String>| f.as_deref() == Some(form) && j > 0;
+            // The ordinal stands where the claim's "the" does: either may be the place
+            // ("Brae, the second-largest").
             let lower = sentence
                 .forms
                 .iter()
                 .enumerate()
-                .any(|(j, f)| at_form(j, f) && ranked(j).is_some_and(|n| n > 1));
+                .filter(|(j, f)| at_form(*j, f) && ranked(*j).is_some_and(|n| n > 1))
+                .map(|(j, _)| {
+                    placement(claim, at, sentence, j).max(placement(claim, at, sentence, j - 1))
+                })
+                .max()
+                .unwrap_or(0);
             let first = sentence
                 .forms
                 .iter()
                 .enumerate()
-                .any(|(j, f)| at_form(j, f) && form_at(sentence, j - 1) == Some("the"));
-            let lower = lower && !first;
+                .filter(|(j, f)| at_form(*j, f) && form_at(sentence, j - 1) == Some("the"))
+                .map(|(j, _)| placement(claim, at, sentence, j))
+                .max()
+                .unwrap_or(0);
+            let lower = lower > first;
             if lower {
                 return Some(form.to_string());
             }
@@ -191,16 +205,24 @@ fn opposite_word(claim: &Analysis, sentence: &Analysis) -> Option<String> {
             } else {
                 continue;
             };
-            // The sentence says it the claim's way somewhere: no flip.
-            if same.iter().any(|f| sentence.vocabulary.contains(f)) {
-                continue;
-            }
-            let placed = sentence.forms.iter().enumerate().any(|(j, f)| {
-                f.as_ref().is_some_and(|f| other.contains(f))
-                    && !sentence.aside.get(j).copied().unwrap_or(false)
-                    && in_place(claim, at, sentence, j)
-            });
-            if placed {
+            let placed = |words: &[String]| {
+                sentence
+                    .forms
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, f)| {
+                        f.as_ref().is_some_and(|f| words.contains(f))
+                            && !sentence.aside.get(*j).copied().unwrap_or(false)
+                    })
+                    .map(|(j, _)| placement(claim, at, sentence, j))
+                    .max()
+                    .unwrap_or(0)
+            };
+            // The sentence may say it the claim's way too: the opposite flips only where it
+            // stands in the claim word's place more firmly than the claim's own word does
+            // ("rose 9%, while costs fell" is no flip; "rises in the south ..., and flows north"
+            // is one against "flows south").
+            if placed(other) > placed(same) {
                 return Some(form.clone());
             }
         }
@@ -208,16 +230,21 @@ fn opposite_word(claim: &Analysis, sentence: &Analysis) -> Option<String> {
     None
 }
 
-/// Whether lexeme `j` of the sentence stands where lexeme `at` of the claim does: the same
-/// content word right before or right after it, or the same quantity just after it.
-fn in_place(claim: &Analysis, at: usize, sentence: &Analysis, j: usize) -> bool {
-    let same_word = |a: Option<&str>, b: Option<&str>| a.is_some() && a == b;
-    if same_word(neighbour(claim, at, false), neighbour(sentence, j, false))
-        || same_word(neighbour(claim, at, true), neighbour(sentence, j, true))
-    {
-        return true;
-    }
-    after(claim, at).any(|c| after(sentence, j).any(|s| compare::same(c, s)))
+/// How firmly lexeme `j` of the sentence stands where lexeme `at` of the claim does (0: not
+/// at all): the same content word right before or right after it, or the same quantity just
+/// after it.
+fn placement(claim: &Analysis, at: usize, sentence: &Analysis, j: usize) -> u8 {
+    let same_word = |a: Option<&str>, b: Option<&str>| u8::from(a.is_some() && a == b);
+    let (here_before, here_after) = (neighbour(claim, at, false), neighbour(claim, at, true));
+    let (there_before, there_after) = (neighbour(sentence, j, false), neighbour(sentence, j, true));
+    let number = after(claim, at).any(|c| after(sentence, j).any(|s| compare::same(c, s)));
+    // The same side counts double; the other side once, as a phrase may turn around ("timber
+    // imports" against "exports of timber").
+    2 * (same_word(here_before, there_before)
+        + same_word(here_after, there_after)
+        + u8::from(number))
+        + same_word(here_before, there_after)
+        + same_word(here_after, there_before)
 }
 
 /// The quantities that start within [`REACH`] lexemes after `k`.
@@ -237,7 +264,7 @@ fn neighbour(text: &Analysis, k: usize, forward: bool) -> Option<&str> {
     steps
         .into_iter()
         .filter_map(|i| text.forms.get(i).and_then(|f| f.as_deref()))
-        .find(|f| !is_stopword(f))
+        .find(|f| !is_stopword(f) && ordinal(f).is_none())
 }
 
 #[cfg(test)]
@@ -260,6 +287,16 @@ mod tests {
                 "Pre-tax profit fell to £31.5 million.",
             ),
             ("The council raised 40 jobs.", "The council cut 40 jobs."),
+            // The claim's word elsewhere, about something else.
+            (
+                "The Calder flows south into the sound.",
+                "The Calder rises in the south of the island and flows north into the sound.",
+            ),
+            // A phrase turned around.
+            (
+                "Timber imports fell by a quarter.",
+                "Exports of timber fell by a quarter.",
+            ),
         ] {
             assert!(flips(claim, sentence), "{claim} / {sentence}");
         }
@@ -315,6 +352,9 @@ mod tests {
         assert!(!flips("The first leg drew 11,482 fans.", legs));
         let both = "Orm is the largest lake in the region; Tarn is the second-largest lake.";
         assert!(!flips("Orm is the largest lake in the region.", both));
+        // The claim's rank about something else does not cancel the lower one in its place.
+        let other = "Lund, the largest island, covers 40 km²; Brae, the second-largest, covers 9.";
+        assert!(flips("Brae is the largest of the Wend Isles.", other));
     }
 
     #[test]

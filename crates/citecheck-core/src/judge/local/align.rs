@@ -9,6 +9,7 @@ use super::anchor::{anchored, number_fit};
 use super::clause;
 use super::compare::{self, NumberFit};
 use super::opposite;
+use super::{comparison, rank};
 
 /// Credit for a claim word found only in the sentence's context (the sentence before it, the
 /// section heading, a table's header row): it resolves "it" and "they" without letting the
@@ -110,8 +111,8 @@ impl Alignment {
         }
         // Two slots flipped at once (a negated claim against a sentence that affirms with
         // another number: "failed to score in the last seven games" against "scored 24 goals")
-        // is a sentence about another occasion: only one flipped slot is excused from the
-        // alignment, the other counts as missing.
+        // is a sentence about another occasion: its strength is the coverage with both slots
+        // counted as missing (the number and, for an opposite word, that word).
         if self.number_conflict() && self.polarity_differs() {
             return self.rest_coverage.min(self.plain_coverage);
         }
@@ -268,7 +269,11 @@ pub fn align(
         })
         .collect();
 
-    let reversed = opposite::reversed(claim, sentence);
+    // An opposite word, a comparison the other way round or a lower rank in the claim word's
+    // place: a flip of polarity, like a negation.
+    let reversed = opposite::reversed(claim, sentence)
+        .or_else(|| comparison::reversed(claim, sentence))
+        .or_else(|| rank::outranked(claim, sentence));
     // The slot that conflicts is not part of the "rest" that must align: a conflicting name's
     // words, a number that conflicts, a word the sentence states the opposite of.
     let rest = |conflict: Option<&Entity>| {
@@ -356,8 +361,8 @@ pub fn align(
         plain_coverage,
         rest_coverage,
         items,
-        claim_negated: negated(claim, sentence, None),
-        sentence_negated: negated(sentence, claim, bound),
+        claim_negated: negated(claim, sentence, None, false),
+        sentence_negated: negated(sentence, claim, bound, true),
         reversed,
         entity_conflict: entity_conflict.map(|(c, s)| (c.text.clone(), s.text.clone())),
         numbers,
@@ -487,7 +492,12 @@ fn affirmed_elsewhere(text: &Analysis, form: &str) -> bool {
 /// content word `other` shares (a denial covers the whole sentence). With `bound`, the clause of
 /// `text` that `other` is about, a negation in another clause is about another subject
 /// ("Aldmoor council refused to sign the pledge, but Kestrel Bay council signed it").
-fn negated(text: &Analysis, other: &Analysis, bound: Option<usize>) -> bool {
+///
+/// A halt ("stopped printing") counts only in the page's sentence (`halts`): a claim that
+/// something stopped agrees with a page that has it go on until then or names its last time
+/// ("printed its last Sunday edition in 2019"), while a page that says it stopped denies a
+/// claim that it goes on.
+fn negated(text: &Analysis, other: &Analysis, bound: Option<usize>, halts: bool) -> bool {
     let count = text
         .cues
         .iter()
@@ -503,7 +513,7 @@ fn negated(text: &Analysis, other: &Analysis, bound: Option<usize>) -> bool {
         // words alone cannot settle, so it must not make a contradiction.
         .filter(|cue| !(cue.kind == CueKind::Contrast && other.comparative))
         // "Stopped working in June 2018" and "kept working until June 2018" say one thing.
-        .filter(|cue| !(cue.kind == CueKind::Halt && other.continues_until))
+        .filter(|cue| cue.kind != CueKind::Halt || (halts && !other.continues_until))
         .filter(|cue| {
             cue.kind == CueKind::Denial
                 || text.forms[cue.scope.clone()].iter().flatten().any(|f| {

@@ -68,7 +68,11 @@ pub struct Analysis {
     pub aside: Vec<bool>,
     /// Its clauses and their subjects.
     pub clauses: Clauses,
-    /// Says something went on "until" a time: the same as saying it stopped then.
+    /// By lexeme index: whether it is a superlative ("largest", "most", "best"), whose degree
+    /// the normalised form loses.
+    pub superlative: Vec<bool>,
+    /// Holds "until" or "till": says something went on until a time, the same as saying it
+    /// stopped then (read loosely: any "until" in the text counts).
     pub continues_until: bool,
     /// Initials of each run of capitalised words, for acronyms ("Food and Drug Administration").
     initials: Vec<String>,
@@ -163,8 +167,19 @@ impl Analysis {
             if (lexicon::NEGATIONS.contains(&word) || normalised.negated) && !other_arm && !relative
             {
                 cue_starts.push((CueKind::Negation, i + 1));
-            } else if let (Some(cue), false, false) = (implicative, other_arm, relative) {
-                cue_starts.push(cue);
+            } else if let Some(cue) = implicative.filter(|_| !other_arm && !relative) {
+                // "never failed to qualify", "did not once fail", "did not stop working": two
+                // denials affirm.
+                let denied = cue_starts.last().is_some_and(|&(kind, start)| {
+                    kind == CueKind::Negation
+                        && start <= i
+                        && lower[start..i].iter().all(|w| is_stopword(w))
+                });
+                if denied {
+                    cue_starts.pop();
+                } else {
+                    cue_starts.push(cue);
+                }
             } else if contrast && !other_arm {
                 cue_starts.push((CueKind::Contrast, i + 2));
             } else if lexicon::DENIALS.contains(&normalised.form.as_str())
@@ -195,7 +210,9 @@ impl Analysis {
                     let end = (start..lexemes.len())
                         .find(|&j| {
                             SCOPE_BREAKS.contains(&lower[j].as_str())
-                                || lexicon::CLAUSE_BREAKS.contains(&lower[j].as_str())
+                                // "not yet opened": "yet" right after the cue is no new clause.
+                                || (lexicon::CLAUSE_BREAKS.contains(&lower[j].as_str())
+                                    && !(j == start && lower[j] == "yet"))
                                 || cue_starts.iter().any(|&(_, s)| s == j + 1 && j >= start)
                         })
                         .unwrap_or(lexemes.len());
@@ -225,10 +242,12 @@ impl Analysis {
         let clauses = Clauses::split(&lexemes, &lower, &forms, |form| {
             content.iter().any(|(f, _)| f == form)
         });
+        let superlative = lower.iter().map(|w| is_superlative(w)).collect();
         let continues_until = lower.iter().any(|w| matches!(w.as_str(), "until" | "till"));
         Analysis {
             anaphoric,
             continues_until,
+            superlative,
             clauses,
             comparative,
             aside,
@@ -294,18 +313,35 @@ impl Analysis {
 /// "stopped eating" (at the "-ing" word), "failed to qualify" (after the "to").
 fn implicative_negation(word: &str, lower: &[String], i: usize) -> Option<(CueKind, usize)> {
     let next = lower.get(i + 1).map(String::as_str)?;
-    if lexicon::HALTING_VERBS.contains(&word) && next.len() > 4 && next.ends_with("ing") {
+    // A gerund is a verb: not a function word ("during", "nothing") nor one of the common
+    // nouns in "-ing" ("stopped in the morning").
+    let gerund = next.len() > 4
+        && next.ends_with("ing")
+        && next.chars().all(char::is_alphabetic)
+        && !is_stopword(next)
+        && !lexicon::NEGATIONS.contains(&next)
+        && !lexicon::ING_NOUNS.contains(&next);
+    if lexicon::HALTING_VERBS.contains(&word) && gerund {
         Some((CueKind::Halt, i + 1))
     } else if lexicon::FAILING_VERBS.contains(&word) && next == "to" {
-        // "declined to 4%" is a fall to a value, not a refusal: the infinitive is a verb, so a
-        // word, and no article ("failed to the ground").
+        // The infinitive is a verb: a word that is no function word ("failed to the ground",
+        // "refused to their faces").
         let verb = lower.get(i + 2)?;
-        let is_verb =
-            verb.chars().all(char::is_alphabetic) && !matches!(verb.as_str(), "the" | "a" | "an");
+        let is_verb = verb.chars().all(char::is_alphabetic) && !is_stopword(verb);
         is_verb.then_some((CueKind::Negation, i + 2))
     } else {
         None
     }
+}
+
+/// "largest", "most", "best": a superlative by its ending or its word, short of the common
+/// words that merely end in "-est" ("forest", "interest").
+fn is_superlative(word: &str) -> bool {
+    matches!(word, "most" | "least" | "best" | "worst")
+        || (word.len() >= 6
+            && word.ends_with("est")
+            && word.chars().all(char::is_alphabetic)
+            && !lexicon::NOT_SUPERLATIVES.contains(&word))
 }
 
 fn is_initial(lexemes: &[Lexeme<'_>], i: usize) -> bool {
@@ -537,6 +573,25 @@ mod tests {
         assert!(negated_words("The train stopped at Aldmoor.").is_empty());
         // In a relative clause the verb is about the noun it describes.
         assert!(negated_words("The mayor, who refused to sign, lost the vote.").is_empty());
+    }
+
+    #[test]
+    fn double_denials_and_look_alikes_are_no_negation() {
+        let negated = |text: &str| {
+            let a = Analysis::new(text);
+            a.cues
+                .iter()
+                .flat_map(|c| a.forms[c.scope.clone()].iter().flatten().cloned())
+                .filter(|f| !is_stopword(f))
+                .collect::<Vec<String>>()
+        };
+        assert!(negated("The club has never failed to qualify for Europe.").is_empty());
+        assert!(negated("The rover did not stop working until 2018.").is_empty());
+        assert!(negated("Production stopped during the war.").is_empty());
+        assert!(negated("Membership declined to its lowest level in 2019.").is_empty());
+        assert!(negated("The reader did not once fail to recognise us.").is_empty());
+        assert_eq!(negated("The minister declined to comment."), ["comment"]);
+        assert_eq!(negated("The bridge has not yet opened."), ["open"]);
     }
 
     #[test]

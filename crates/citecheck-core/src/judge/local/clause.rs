@@ -18,7 +18,7 @@ const PREPOSITIONS: &[&str] = &[
 ];
 
 /// A text cut into clauses.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Clauses {
     /// The clause of each lexeme.
     of: Vec<usize>,
@@ -46,7 +46,13 @@ impl Clauses {
         for (i, (lexeme, lower)) in lexemes.iter().zip(lower).enumerate() {
             let lower = lower.as_str();
             let after_comma = i.checked_sub(1).is_some_and(|p| lexemes[p].text == ",");
-            let opens = OPENERS.contains(&lower) || (lower == "and" && after_comma);
+            let before = i.checked_sub(1).map(|p| lexemes[p].text.to_lowercase());
+            // "not yet", "for a while", "all but" are no new clauses.
+            let idiom = matches!(
+                (before.as_deref(), lower),
+                (Some("not" | "never"), "yet") | (Some("a"), "while") | (Some("all"), "but")
+            );
+            let opens = (OPENERS.contains(&lower) && !idiom) || (lower == "and" && after_comma);
             // A clause opens only after one with something in it ("But ..." starts the first).
             if (opens || ended) && !of.is_empty() {
                 subjects.push(None);
@@ -164,11 +170,20 @@ pub fn about_else(claim: &Analysis, sentence: &Analysis, c: usize) -> bool {
         .get(c)
         .and_then(|s| s.as_deref())
         .is_some_and(|s| !claim.vocabulary.contains(s));
+    // A clause that still names the claim's subject goes on about it under another head ("...,
+    // and the increase in rents reached 9%" for a claim about rents).
+    let names_claim_subject = claim.clauses.subject().is_some_and(|s| {
+        sentence
+            .forms
+            .iter()
+            .enumerate()
+            .any(|(i, f)| f.as_deref() == Some(s) && clauses.of(i) == Some(c))
+    });
     let rival_name = sentence
         .entities
         .iter()
         .any(|e| clauses.of(e.span.start) == Some(c) && !claim.mentions(e));
-    rival_subject || rival_name
+    (rival_subject && !names_claim_subject) || rival_name
 }
 
 #[cfg(test)]
@@ -232,6 +247,14 @@ mod tests {
         assert!(
             !about_else(&claim, &going_on, 1),
             "a pronoun goes on about the claim's subject"
+        );
+        let claim = Analysis::new("Rents in Leeford rose by 9% in 2020.");
+        let increase = Analysis::new(
+            "Rents in Leeford rose by 4% in 2019, and the increase in rents reached 9% in 2020.",
+        );
+        assert!(
+            !about_else(&claim, &increase, 1),
+            "another head, the same subject"
         );
     }
 }

@@ -45,9 +45,17 @@ pub const NEGATIONS: &[&str] = &[
 pub const HALTING_VERBS: &[&str] = &["stop", "stopped", "cease", "ceased", "quit", "halt", "halted"];
 
 /// Verbs that deny the act named by the "to" infinitive after them: "failed to qualify" entails
-/// "did not qualify", "refused to sign" that nothing was signed.
+/// "did not qualify", "refused to sign" that nothing was signed. "Declined to" falls to a value
+/// as often ("declined to 4%", "declined to its lowest level"): only a verb after "to" counts.
 #[rustfmt::skip]
 pub const FAILING_VERBS: &[&str] = &["fail", "failed", "refuse", "refused", "decline", "declined"];
+
+/// Common nouns ending in "-ing" that may follow "stopped" without being its activity.
+#[rustfmt::skip]
+pub const ING_NOUNS: &[&str] = &[
+    "morning", "evening", "spring", "something", "everything", "anything", "thing", "things",
+    "ceiling", "sibling", "string", "wing", "king", "ring",
+];
 
 /// Words that negate the phrase that follows them ("rather than solar panels").
 #[rustfmt::skip]
@@ -355,8 +363,6 @@ pub const DEMONYMS: &[(&str, &str)] = &[
 pub const OPPOSITES: &[(&[&str], &[&str])] = &[
     (&["rise", "increase", "grow", "raise", "climb"], &["fall", "decrease", "decline", "cut", "reduce", "shrink"]),
     (&["win"], &["lose"]),
-    (&["victory"], &["defeat"]),
-    (&["open", "reopen"], &["close", "shut"]),
     (&["permanent", "permanently"], &["temporary", "temporarily"]),
     (&["accept", "approve"], &["reject"]),
     (&["allow", "legalise", "legalize"], &["ban", "forbid", "prohibit", "outlaw"]),
@@ -370,21 +376,30 @@ pub const OPPOSITES: &[(&[&str], &[&str])] = &[
     (&["import"], &["export"]),
     (&["profit"], &["loss"]),
     (&["surplus"], &["deficit"]),
-    (&["success", "successful", "successfully"], &["failure", "unsuccessful", "unsuccessfully"]),
     (&["upstream"], &["downstream"]),
     (&["urban"], &["rural"]),
-    (&["majority"], &["minority"]),
     (&["strengthen"], &["weaken"]),
     (&["expensive"], &["cheap"]),
 ];
 
 /// Comparatives of "more" and of "less": "A holds more water than B" and "B holds less water
 /// than A" say one thing, so a comparison's direction is read with the order of its arms.
-/// Other comparatives ("deeper", "older") must be the same word on both sides.
+/// Other comparatives ("deeper", "older") must be the same word on both sides. The judge reads
+/// them normalised, and normalising folds a word into its synonym group ("larger" -> "big",
+/// "higher" -> "tall"), so the groups' other members count as kin too.
 #[rustfmt::skip]
 pub const MORE: &[&str] = &["more", "greater", "higher", "larger", "bigger"];
 #[rustfmt::skip]
 pub const LESS: &[&str] = &["less", "fewer", "lower", "smaller"];
+
+/// Common words of six letters or more that end in "-est" without being superlatives.
+#[rustfmt::skip]
+pub const NOT_SUPERLATIVES: &[&str] = &[
+    "forest", "forests", "interest", "harvest", "honest", "modest", "contest", "protest",
+    "request", "suggest", "manifest", "arrest", "invest", "digest", "conquest", "inquest",
+    "bequest", "priest", "earnest", "behest", "midwest", "attest", "detest", "infest", "ingest",
+    "tempest", "unrest",
+];
 
 /// Words that mean the same in most contexts; each group maps to its first member.
 #[rustfmt::skip]

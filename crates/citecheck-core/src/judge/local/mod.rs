@@ -32,10 +32,13 @@ mod anchor;
 mod calibrate;
 mod clause;
 mod compare;
+mod comparison;
 mod lex;
 mod lexicon;
 mod numbers;
 mod opposite;
+mod place;
+mod rank;
 mod segment;
 mod soft;
 
@@ -418,8 +421,9 @@ struct Candidate<'a> {
     soft: Option<f64>,
 }
 
-/// Every sentence the judge weighed, at trace level (`RUST_LOG=citecheck_core::judge=trace`):
-/// how a verdict came about when the chosen quote alone does not explain it.
+/// A sentence (or a joined pair that adds to either half) the judge weighed, at trace level
+/// (`RUST_LOG=citecheck_core::judge=trace`), when it shares anything with the claim or
+/// conflicts with it: how a verdict came about when the chosen quote alone does not explain it.
 fn trace_candidate(claim: &str, candidate: &Candidate<'_>, kind: &str) {
     let a = &candidate.alignment;
     if a.coverage > 0.0 || a.conflicting() {

@@ -1,0 +1,57 @@
+//! Where a word stands (pure): how firmly a sentence's word sits in the place of a claim's
+//! word, by the content words and quantities around each. Shared by the readings of opposite
+//! words, reversed comparisons and ranks.
+
+use super::analyse::Analysis;
+use super::compare;
+use super::lex::is_stopword;
+use super::numbers::Quantity;
+
+/// How many lexemes away the neighbour word or the quantity may sit.
+const REACH: usize = 3;
+
+/// The rank of an ordinal form ("2nd" -> 2).
+pub fn ordinal(form: &str) -> Option<u32> {
+    let digits = form.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let suffix = &form[digits.len()..];
+    matches!(suffix, "st" | "nd" | "rd" | "th")
+        .then(|| digits.parse().ok())
+        .flatten()
+}
+
+/// How firmly lexeme `j` of the sentence stands where lexeme `at` of the claim does (0: not
+/// at all): the same content word right before or right after it, or the same quantity just
+/// after it.
+pub fn placement(claim: &Analysis, at: usize, sentence: &Analysis, j: usize) -> u8 {
+    let same_word = |a: Option<&str>, b: Option<&str>| u8::from(a.is_some() && a == b);
+    let (here_before, here_after) = (neighbour(claim, at, false), neighbour(claim, at, true));
+    let (there_before, there_after) = (neighbour(sentence, j, false), neighbour(sentence, j, true));
+    let number = after(claim, at).any(|c| after(sentence, j).any(|s| compare::same(c, s)));
+    // The same side counts double; the other side once, as a phrase may turn around ("timber
+    // imports" against "exports of timber").
+    2 * (same_word(here_before, there_before)
+        + same_word(here_after, there_after)
+        + u8::from(number))
+        + same_word(here_before, there_after)
+        + same_word(here_after, there_before)
+}
+
+/// The quantities that start within [`REACH`] lexemes after `k`.
+fn after(text: &Analysis, k: usize) -> impl Iterator<Item = &Quantity> {
+    text.quantities
+        .iter()
+        .filter(move |q| q.span.start > k && q.span.start <= k + REACH)
+}
+
+/// The nearest content word within [`REACH`] lexemes before (`forward` false) or after `k`.
+pub fn neighbour(text: &Analysis, k: usize, forward: bool) -> Option<&str> {
+    let steps: Vec<usize> = if forward {
+        (k + 1..=k + REACH).collect()
+    } else {
+        (k.saturating_sub(REACH)..k).rev().collect()
+    };
+    steps
+        .into_iter()
+        .filter_map(|i| text.forms.get(i).and_then(|f| f.as_deref()))
+        .find(|f| !is_stopword(f) && ordinal(f).is_none())
+}

@@ -355,7 +355,7 @@ pub const DEMONYMS: &[(&str, &str)] = &[
 ];
 
 /// Words of opposite direction or sense: a change up against a change down, a win against a
-/// loss, open against closed, north against south. Each pair is two groups of words that a
+/// loss, public against private, north against south. Each pair is two groups of words that a
 /// dictionary lists as antonyms in their common sense; the judge reads
 /// them as a flip only where the sentence sets the opposite word in the claim word's place (see
 /// `opposite.rs`). Words with a common other sense ("drop" a file, "lower" than) are left out.

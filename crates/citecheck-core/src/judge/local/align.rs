@@ -271,7 +271,7 @@ pub fn align(
 
     // An opposite word, a comparison the other way round or a lower rank in the claim word's
     // place: a flip of polarity, like a negation.
-    let reversed = opposite::reversed(claim, sentence)
+    let reversed = opposite::reversed(claim, sentence, bound)
         .or_else(|| comparison::reversed(claim, sentence))
         .or_else(|| rank::outranked(claim, sentence));
     // The slot that conflicts is not part of the "rest" that must align: a conflicting name's

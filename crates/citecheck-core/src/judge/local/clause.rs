@@ -179,10 +179,14 @@ pub fn about_else(claim: &Analysis, sentence: &Analysis, c: usize) -> bool {
             .enumerate()
             .any(|(i, f)| f.as_deref() == Some(s) && clauses.of(i) == Some(c))
     });
+    // The clause's first name leads it: another than the claim's ("Aldmoor council refused
+    // ..."; "the west coast, facing the Atlantic, ...") makes it about something else, a name
+    // further on ("... into Morvane Sound at Portaskel") does not.
     let rival_name = sentence
         .entities
         .iter()
-        .any(|e| clauses.of(e.span.start) == Some(c) && !claim.mentions(e));
+        .find(|e| clauses.of(e.span.start) == Some(c))
+        .is_some_and(|e| !claim.mentions(e));
     (rival_subject && !names_claim_subject) || rival_name
 }
 
@@ -256,5 +260,14 @@ mod tests {
             !about_else(&claim, &increase, 1),
             "another head, the same subject"
         );
+        let claim = Analysis::new("The Tarran Water flows south into Morvane Sound.");
+        let river = Analysis::new(
+            "The Tarran Water rises below Ben Tarran, and flows north into Morvane Sound at Ness.",
+        );
+        assert!(!about_else(&claim, &river, 1), "led by the claim's name");
+        let claim = Analysis::new("The ferry docks on the west coast.");
+        let coast =
+            Analysis::new("The ferry docks on the east coast; the west coast, facing the Atlantic, has no harbour.");
+        assert!(about_else(&claim, &coast, 1), "led by another name");
     }
 }

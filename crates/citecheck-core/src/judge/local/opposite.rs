@@ -10,6 +10,7 @@
 use std::sync::OnceLock;
 
 use super::analyse::Analysis;
+use super::clause;
 use super::lex::normalise;
 use super::lexicon::OPPOSITES;
 use super::place::placement;
@@ -27,7 +28,19 @@ fn table() -> &'static [(Vec<String>, Vec<String>)] {
 }
 
 /// The claim's word of direction whose opposite the sentence sets in its place.
-pub fn reversed(claim: &Analysis, sentence: &Analysis) -> Option<String> {
+///
+/// With `bound`, the sentence's clause the claim is about, a word in another clause about
+/// something else ("the west coast, facing the Atlantic, has no harbour") stands in no place
+/// of the claim's.
+pub fn reversed(claim: &Analysis, sentence: &Analysis, bound: Option<usize>) -> Option<String> {
+    let elsewhere = |j: usize| {
+        bound.is_some_and(|b| {
+            sentence
+                .clauses
+                .of(j)
+                .is_some_and(|c| c != b && clause::about_else(claim, sentence, c))
+        })
+    };
     for (at, form) in claim.forms.iter().enumerate() {
         let Some(form) = form else { continue };
         for (a, b) in table() {
@@ -46,6 +59,7 @@ pub fn reversed(claim: &Analysis, sentence: &Analysis) -> Option<String> {
                     .filter(|(j, f)| {
                         f.as_ref().is_some_and(|f| words.contains(f))
                             && !sentence.aside.get(*j).copied().unwrap_or(false)
+                            && !elsewhere(*j)
                     })
                     .map(|(j, _)| placement(claim, at, sentence, j))
                     .max()
@@ -68,7 +82,9 @@ mod tests {
     use super::*;
 
     fn flips(claim: &str, sentence: &str) -> bool {
-        reversed(&Analysis::new(claim), &Analysis::new(sentence)).is_some()
+        let (claim, sentence) = (Analysis::new(claim), Analysis::new(sentence));
+        let bound = clause::bound(&claim, &sentence);
+        reversed(&claim, &sentence, bound).is_some()
     }
 
     #[test]
@@ -87,6 +103,12 @@ mod tests {
             (
                 "The Calder flows south into the sound.",
                 "The Calder rises in the south of the island and flows north into the sound.",
+            ),
+            // The claim's word only in a clause about something else.
+            (
+                "The ferry from Orton docks at Ness on Brae's west coast.",
+                "The ferry from Orton lands at Ness on the east coast; the west coast, facing \
+                 the Atlantic, has no harbour.",
             ),
             // A phrase turned around.
             (

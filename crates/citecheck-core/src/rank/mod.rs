@@ -14,7 +14,8 @@ pub const DEFAULT_TOP_K: usize = 3;
 /// per-page work (embeddings) across claims and runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PagePassages {
-    /// SHA-256 (hex) of the page's Markdown.
+    /// SHA-256 (hex) of the content the passages came from (the page's Markdown, or for the
+    /// passages the ranker reads, their visible text), a key for per-page caches.
     pub content_sha256: String,
     pub passages: Vec<String>,
 }

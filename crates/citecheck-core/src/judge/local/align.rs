@@ -232,18 +232,18 @@ pub fn align(
         })
         .collect();
     // The claim's numbers count like its words: a shared number is strong evidence of alignment.
-    let mut credits: Vec<(Item, f64)> = claim
+    let mut plain: Vec<(Item, f64)> = claim
         .content
         .iter()
         .enumerate()
         .map(|(k, (form, _))| {
             (
                 Item::Word(form.clone()),
-                credit(claim, k, sentence, context, topic),
+                credit(claim, k, sentence, context),
             )
         })
         .collect();
-    credits.extend(numbers.iter().enumerate().filter_map(|(k, fit)| {
+    plain.extend(numbers.iter().enumerate().filter_map(|(k, fit)| {
         let credit = match fit {
             NumberFit::Match => 1.0,
             NumberFit::InContext => CONTEXT_CREDIT,
@@ -252,22 +252,19 @@ pub fn align(
         };
         Some((Item::Number(k), credit))
     }));
-    let mut coverage = share(&credits, weights, |_| true);
-    // The page's subject helps a sentence support the claim, not contradict it: a flipped slot
-    // counts only against a sentence that names what the claim is about, or whose surroundings
-    // do. Contradicted precision comes first, and the frozen test set lost it with topic credit
-    // in the conflict's coverage (0.88 to 0.85).
-    let plain: Vec<(Item, f64)> = credits
+    // The page's subject lifts a word of the claim's names the sentence leaves out. It helps a
+    // sentence support the claim, not contradict it: a flipped slot counts only against a
+    // sentence that names what the claim is about, or whose surroundings do (`plain`, without
+    // it). Contradicted precision comes first, and the frozen test set lost it with topic
+    // credit in the conflict's coverage (0.88 to 0.85).
+    let credits: Vec<(Item, f64)> = plain
         .iter()
-        .enumerate()
-        .map(|(k, (item, credit))| match item {
-            Item::Word(_) if k < claim.content.len() => (
-                item.clone(),
-                self::credit(claim, k, sentence, context, &Topic::default()),
-            ),
+        .map(|(item, credit)| match item {
+            Item::Word(form) if topic.holds(form) => (item.clone(), credit.max(TOPIC_CREDIT)),
             _ => (item.clone(), *credit),
         })
         .collect();
+    let mut coverage = share(&credits, weights, |_| true);
 
     // An opposite word, a comparison the other way round or a lower rank in the claim word's
     // place: a flip of polarity, like a negation.
@@ -426,14 +423,8 @@ impl Weights {
     }
 }
 
-/// Credit for the claim's `k`th content word.
-fn credit(
-    claim: &Analysis,
-    k: usize,
-    sentence: &Analysis,
-    context: &[&Analysis],
-    topic: &Topic,
-) -> f64 {
+/// Credit for the claim's `k`th content word from the sentence and its context.
+fn credit(claim: &Analysis, k: usize, sentence: &Analysis, context: &[&Analysis]) -> f64 {
     let (form, at) = &claim.content[k];
     let found_in = |text: &Analysis| {
         if text.vocabulary.contains(form)
@@ -455,8 +446,7 @@ fn credit(
         .iter()
         .map(|c| found_in(c) * CONTEXT_CREDIT)
         .fold(0.0, f64::max);
-    let subject = if topic.holds(form) { TOPIC_CREDIT } else { 0.0 };
-    here.max(around).max(subject)
+    here.max(around)
 }
 
 /// The claim word at lexeme `at` glued to its neighbour is a word of `text` ("fresh water" vs
@@ -518,7 +508,7 @@ fn negated(text: &Analysis, other: &Analysis, bound: Option<usize>, halts: bool)
             cue.kind == CueKind::Denial
                 || text.forms[cue.scope.clone()].iter().flatten().any(|f| {
                     other.vocabulary.contains(f)
-                        && text.content.iter().any(|(c, _)| c == f)
+                        && text.is_content(f)
                         && !affirmed_elsewhere(text, f)
                 })
         })

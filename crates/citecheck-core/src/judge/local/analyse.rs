@@ -263,6 +263,16 @@ impl Analysis {
         }
     }
 
+    /// The normalised form of lexeme `i`, if it is a word.
+    pub fn form(&self, i: usize) -> Option<&str> {
+        self.forms.get(i).and_then(|f| f.as_deref())
+    }
+
+    /// Whether `form` is one of this text's content words.
+    pub fn is_content(&self, form: &str) -> bool {
+        self.content.iter().any(|(c, _)| c == form)
+    }
+
     /// Whether this text names `entity` in full (all of its words, or its acronym, or the name
     /// an acronym stands for).
     pub fn names(&self, entity: &Entity) -> bool {

@@ -101,9 +101,10 @@ pub fn number_fit(
             .iter()
             .any(|other| !std::ptr::eq(other, q) && compare::same(other, p))
     };
-    let rival = |p: &&Quantity| {
-        !compare::same(q, p) && !spoken_for(p) && compare::same_slot(q, p, true) && anchored(p)
-    };
+    // Another value of the claim's kind that no other claim number accounts for.
+    let other_value =
+        |p: &&Quantity| !compare::same(q, p) && !spoken_for(p) && compare::same_slot(q, p, true);
+    let rival = |p: &&Quantity| other_value(p) && anchored(p);
     if let Some(b) = bound {
         let in_bound = |p: &&Quantity| sentence.clauses.of(p.span.start) == Some(b);
         let (here, elsewhere): (Vec<&Quantity>, Vec<&Quantity>) =
@@ -114,12 +115,10 @@ pub fn number_fit(
                 .of(p.span.start)
                 .is_some_and(|c| clause::about_else(claim, sentence, c))
         });
-        let rival_here = own.iter().filter(in_bound).any(|p| {
-            !compare::same(q, p)
-                && !spoken_for(&p)
-                && compare::same_slot(q, p, true)
-                && near_claim_word(p)
-        });
+        let rival_here = own
+            .iter()
+            .filter(in_bound)
+            .any(|p| other_value(&p) && near_claim_word(p));
         if here.is_empty() && !elsewhere.is_empty() && elsewhere_about_else && rival_here {
             return NumberFit::Conflict;
         }
@@ -170,7 +169,7 @@ fn neighbours(claim: &Analysis, span: Range<usize>, skip: &[String]) -> Vec<(Str
     let content = |i: usize| {
         claim.forms[i]
             .as_ref()
-            .filter(|f| claim.content.iter().any(|(c, _)| c == *f) && !skip.contains(f))
+            .filter(|f| claim.is_content(f) && !skip.contains(f))
     };
     let before = (0..span.start)
         .rev()

@@ -136,15 +136,7 @@ pub fn bound(claim: &Analysis, sentence: &Analysis) -> Option<usize> {
         Some(e) => vec![e],
         None => claim.entities.iter().collect(),
     };
-    let in_clause = |e: &Entity, c: usize| {
-        e.forms.iter().all(|f| {
-            sentence
-                .forms
-                .iter()
-                .enumerate()
-                .any(|(i, g)| g.as_deref() == Some(f.as_str()) && clauses.of(i) == Some(c))
-        })
-    };
+    let in_clause = |e: &Entity, c: usize| e.forms.iter().all(|f| holds(sentence, c, f));
     let exclusive: Vec<usize> = (0..clauses.count())
         .filter(|&c| {
             names.iter().any(|e| {
@@ -158,27 +150,31 @@ pub fn bound(claim: &Analysis, sentence: &Analysis) -> Option<usize> {
     }
 }
 
+/// Whether clause `c` of `text` holds the word `form`.
+fn holds(text: &Analysis, c: usize, form: &str) -> bool {
+    text.forms
+        .iter()
+        .enumerate()
+        .any(|(i, f)| f.as_deref() == Some(form) && text.clauses.of(i) == Some(c))
+}
+
 /// Whether clause `c` of `sentence` is about something other than the claim: its subject is
-/// a word the claim never uses, or it names someone or something the claim does not. Only
-/// such a clause's figure or negation is set aside for the clause the claim is bound to; a
-/// clause that goes on about the same subject ("...; its mission was declared over in 2019")
-/// still speaks for the claim.
+/// a word the claim never uses (and it does not name the claim's subject elsewhere), or its
+/// first name is one the claim does not mention. Only such a clause's figure, negation or
+/// opposite word is set aside for the clause the claim is bound to; a clause that goes on
+/// about the same subject ("...; its mission was declared over in 2019") still speaks for the
+/// claim.
 pub fn about_else(claim: &Analysis, sentence: &Analysis, c: usize) -> bool {
     let clauses = &sentence.clauses;
     let rival_subject = clauses
-        .subjects
-        .get(c)
-        .and_then(|s| s.as_deref())
+        .subject_of(c)
         .is_some_and(|s| !claim.vocabulary.contains(s));
     // A clause that still names the claim's subject goes on about it under another head ("...,
     // and the increase in rents reached 9%" for a claim about rents).
-    let names_claim_subject = claim.clauses.subject().is_some_and(|s| {
-        sentence
-            .forms
-            .iter()
-            .enumerate()
-            .any(|(i, f)| f.as_deref() == Some(s) && clauses.of(i) == Some(c))
-    });
+    let names_claim_subject = claim
+        .clauses
+        .subject()
+        .is_some_and(|s| holds(sentence, c, s));
     // The clause's first name leads it: another than the claim's ("Aldmoor council refused
     // ..."; "the west coast, facing the Atlantic, ...") makes it about something else, a name
     // further on ("... into Morvane Sound at Portaskel") does not.

@@ -52,11 +52,9 @@ fn comparison(text: &Analysis) -> Option<Comparison<'_>> {
                 .as_ref()
                 .is_some_and(|f| more.contains(f) || less.contains(f))
         });
-    let plain_at = than.checked_sub(1).filter(|&i| {
-        text.forms[i]
-            .as_ref()
-            .is_some_and(|f| text.content.iter().any(|(c, _)| c == f))
-    });
+    let plain_at = than
+        .checked_sub(1)
+        .filter(|&i| text.form(i).is_some_and(|f| text.is_content(f)));
     let at = kin_at.or(plain_at)?;
     let word = text.forms[at].clone()?;
     let direction = if less.contains(&word) { -1 } else { 1 };
@@ -64,7 +62,7 @@ fn comparison(text: &Analysis) -> Option<Comparison<'_>> {
         .clauses
         .of(at)
         .and_then(|c| text.clauses.subject_of(c))?;
-    let is_content = |f: &&String| text.content.iter().any(|(c, _)| c == *f);
+    let is_content = |f: &&String| text.is_content(f);
     // The other arm follows "than" at once ("than Fell Lake"), not a number ("more than 300",
     // a hedge) or a clause.
     let after = text.forms[than + 1..]

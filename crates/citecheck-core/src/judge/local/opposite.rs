@@ -13,7 +13,7 @@ use super::analyse::Analysis;
 use super::clause;
 use super::lex::normalise;
 use super::lexicon::OPPOSITES;
-use super::place::placement;
+use super::place::best_placement;
 
 /// Normalised forms of each side of each pair in [`OPPOSITES`].
 fn table() -> &'static [(Vec<String>, Vec<String>)] {
@@ -52,18 +52,11 @@ pub fn reversed(claim: &Analysis, sentence: &Analysis, bound: Option<usize>) -> 
                 continue;
             };
             let placed = |words: &[String]| {
-                sentence
-                    .forms
-                    .iter()
-                    .enumerate()
-                    .filter(|(j, f)| {
-                        f.as_ref().is_some_and(|f| words.contains(f))
-                            && !sentence.aside.get(*j).copied().unwrap_or(false)
-                            && !elsewhere(*j)
-                    })
-                    .map(|(j, _)| placement(claim, at, sentence, j))
-                    .max()
-                    .unwrap_or(0)
+                best_placement(claim, at, sentence, |j, f| {
+                    words.iter().any(|w| w == f)
+                        && !sentence.aside.get(j).copied().unwrap_or(false)
+                        && !elsewhere(j)
+                })
             };
             // The sentence may say it the claim's way too: the opposite flips only where it
             // stands in the claim word's place more firmly than the claim's own word does

@@ -36,6 +36,21 @@ pub fn placement(claim: &Analysis, at: usize, sentence: &Analysis, j: usize) -> 
         + same_word(here_after, there_before)
 }
 
+/// The firmest place among the sentence's words that `keep` (by lexeme index and form)
+/// selects, 0 when it selects none.
+pub fn best_placement(
+    claim: &Analysis,
+    at: usize,
+    sentence: &Analysis,
+    keep: impl Fn(usize, &str) -> bool,
+) -> u8 {
+    (0..sentence.forms.len())
+        .filter(|&j| sentence.form(j).is_some_and(|f| keep(j, f)))
+        .map(|j| placement(claim, at, sentence, j))
+        .max()
+        .unwrap_or(0)
+}
+
 /// The quantities that start within [`REACH`] lexemes after `k`.
 fn after(text: &Analysis, k: usize) -> impl Iterator<Item = &Quantity> {
     text.quantities
@@ -52,6 +67,6 @@ pub fn neighbour(text: &Analysis, k: usize, forward: bool) -> Option<&str> {
     };
     steps
         .into_iter()
-        .filter_map(|i| text.forms.get(i).and_then(|f| f.as_deref()))
+        .filter_map(|i| text.form(i))
         .find(|f| !is_stopword(f) && ordinal(f).is_none())
 }

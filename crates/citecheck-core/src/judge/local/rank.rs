@@ -4,39 +4,29 @@
 //! give the claim's rank in that place ("the first leg ..., the second leg ...").
 
 use super::analyse::Analysis;
-use super::place::{neighbour, ordinal, placement};
+use super::place::{best_placement, neighbour, ordinal, placement};
 
 /// The claim's word that the sentence ranks lower: "the largest lake" against "the
 /// second-largest lake", "the first woman to win" against "the second woman to win". Only a
 /// superlative the claim puts first ("the" before it), or the claim's "first", that the
 /// sentence puts second or lower, in the same place.
 pub fn outranked(claim: &Analysis, sentence: &Analysis) -> Option<String> {
-    fn form_at(text: &Analysis, i: usize) -> Option<&str> {
-        text.forms.get(i).and_then(|f| f.as_deref())
-    }
     for (at, form) in claim.forms.iter().enumerate() {
         let Some(form) = form.as_deref() else {
             continue;
         };
-        let before = at.checked_sub(1).and_then(|p| form_at(claim, p));
+        let before = at.checked_sub(1).and_then(|p| claim.form(p));
         if form == "1st" {
             // The noun after the ordinal must be the claim's ("the first woman" against "the
             // third woman"), not only a word around it ("first elected mayor" against "a
             // second term"); "the first leg" beside "the second leg" has the claim's too.
             let noun = neighbour(claim, at, true);
             let placed = |rank: fn(u32) -> bool| {
-                sentence
-                    .forms
-                    .iter()
-                    .enumerate()
-                    .filter(|(j, f)| {
-                        f.as_deref().and_then(ordinal).is_some_and(rank)
-                            && noun.is_some()
-                            && neighbour(sentence, *j, true) == noun
-                    })
-                    .map(|(j, _)| placement(claim, at, sentence, j))
-                    .max()
-                    .unwrap_or(0)
+                best_placement(claim, at, sentence, |j, f| {
+                    ordinal(f).is_some_and(rank)
+                        && noun.is_some()
+                        && neighbour(sentence, j, true) == noun
+                })
             };
             if placed(|n| n > 1) > placed(|n| n == 1) {
                 return Some(form.to_string());
@@ -46,7 +36,7 @@ pub fn outranked(claim: &Analysis, sentence: &Analysis) -> Option<String> {
             // second-largest"), where the sentence does not also give it first place there.
             let ranked_at = |j: usize| {
                 j.checked_sub(1)
-                    .and_then(|p| form_at(sentence, p).map(|f| (p, f)))
+                    .and_then(|p| sentence.form(p).map(|f| (p, f)))
             };
             let lower = sentence
                 .forms
@@ -62,17 +52,9 @@ pub fn outranked(claim: &Analysis, sentence: &Analysis) -> Option<String> {
                 })
                 .max()
                 .unwrap_or(0);
-            let first = sentence
-                .forms
-                .iter()
-                .enumerate()
-                .filter(|(j, f)| {
-                    f.as_deref() == Some(form)
-                        && ranked_at(*j).is_some_and(|(_, before)| before == "the")
-                })
-                .map(|(j, _)| placement(claim, at, sentence, j))
-                .max()
-                .unwrap_or(0);
+            let first = best_placement(claim, at, sentence, |j, f| {
+                f == form && ranked_at(j).is_some_and(|(_, before)| before == "the")
+            });
             if lower > first {
                 return Some(form.to_string());
             }

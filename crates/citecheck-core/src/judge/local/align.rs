@@ -582,6 +582,59 @@ mod tests {
     }
 
     #[test]
+    fn a_figure_or_a_negation_in_another_subject_s_clause_is_that_subject_s() {
+        // Issue 18, seventh round: the claim is bound to the clause of its own subject.
+        let a = aligned(
+            "Salaries in Leeford grew by 9% last year.",
+            "Rents in Leeford rose by 9% last year, while salaries in the city grew by 2%.",
+        );
+        assert!(a.number_conflict(), "{}", a.describe());
+        let a = aligned(
+            "Rents in Leeford rose by 9% last year.",
+            "Rents in Leeford rose by 9% last year, while salaries in the city grew by 2%.",
+        );
+        assert!(a.consistent(), "{}", a.describe());
+        let a = aligned(
+            "Orton council signed the regional pledge in 2021.",
+            "Wexley council refused to sign the regional pledge, but Orton council signed it in \
+             2021.",
+        );
+        assert!(!a.polarity_differs(), "{}", a.describe());
+    }
+
+    #[test]
+    fn a_halt_denies_only_from_the_page_and_not_against_until() {
+        let page = "The paper stopped printing its Sunday edition in 2019.";
+        let a = aligned("The paper still prints its Sunday edition.", page);
+        assert!(a.polarity_differs(), "{}", a.describe());
+        // The claim's own halt agrees with a page that names the last time or goes on until it.
+        let a = aligned(
+            "The paper stopped printing its Sunday edition in 2019.",
+            "The paper printed its last Sunday edition in 2019.",
+        );
+        assert!(!a.polarity_differs(), "{}", a.describe());
+        let a = aligned(
+            "The paper still prints its Sunday edition.",
+            "The paper printed a Sunday edition until 2019, then stopped printing it.",
+        );
+        assert!(!a.polarity_differs(), "{}", a.describe());
+    }
+
+    #[test]
+    fn two_flipped_slots_count_one_as_missing() {
+        // A negated claim against a sentence that affirms with another number.
+        let claim = "Amankwah failed to score in the final seven matches.";
+        let a = aligned(claim, "Amankwah scored in 24 matches.");
+        assert!(
+            a.number_conflict() && a.polarity_differs(),
+            "{}",
+            a.describe()
+        );
+        assert!(a.conflict_strength() < a.rest_coverage, "{}", a.describe());
+        assert_eq!(a.conflict_strength(), a.rest_coverage.min(a.plain_coverage));
+    }
+
+    #[test]
     fn a_year_of_another_event_contradicts_nothing() {
         let claim = "Johann Strauss's Blue Danube waltz was premiered in Vienna in 1867.";
         let other = aligned(claim, "Johann Strauss wrote The Blue Danube in 1866.");

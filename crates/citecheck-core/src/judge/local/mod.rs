@@ -492,6 +492,23 @@ mod tests {
     }
 
     #[test]
+    fn a_sentence_with_only_the_claim_s_names_does_not_outweigh_a_negation() {
+        // Issue 18, seventh round: the first sentence carries the claim's names and nothing of
+        // what the claim says happened; the second denies it.
+        let j = judged(
+            "The Korvel Lumen 3 Pro has a telephoto lens.",
+            &[concat!(
+                "The Korvel Lumen 3 Pro is the smallest flagship yet, with a 6.1-inch 120Hz ",
+                "OLED screen, and it runs on the company's own K4 Pro chip. Korvel did not put ",
+                "a telephoto lens on the Pro, which is the one thing rivals such as the Pell Z9 ",
+                "Ultra do better.\n\n**Against:** no telephoto camera, slow port on the cheaper ",
+                "model\n\nRivals fit a telephoto lens and a periscope lens to their phones."
+            )],
+        );
+        assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+    }
+
+    #[test]
     fn claims_get_the_label_and_the_sentence_that_decides_them() {
         let table: &[(&str, &str, JudgeLabel, &str)] = &[
             (

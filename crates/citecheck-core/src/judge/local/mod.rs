@@ -509,6 +509,46 @@ mod tests {
     }
 
     #[test]
+    fn every_sentence_weighed_is_traced_with_its_alignment() {
+        #[derive(Clone, Default)]
+        struct Captured(Arc<std::sync::Mutex<Vec<u8>>>);
+        impl std::io::Write for Captured {
+            fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+                self.0
+                    .lock()
+                    .expect("not poisoned")
+                    .extend_from_slice(bytes);
+                Ok(bytes.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let captured = Captured::default();
+        let writer = captured.clone();
+        let subscriber = tracing_subscriber::fmt()
+            .with_max_level(tracing::Level::TRACE)
+            .with_writer(move || writer.clone())
+            .finish();
+        tracing::subscriber::with_default(subscriber, || {
+            judged(
+                "Water boils at 100 degrees Celsius at sea level.",
+                &[WATER, "Ice melts at 0 degrees. Unrelated words here."],
+            );
+        });
+        let text =
+            String::from_utf8(captured.0.lock().expect("not poisoned").clone()).expect("UTF-8 log");
+        assert!(text.contains("judge candidate"), "{text}");
+        assert!(
+            text.contains("Water boils at 100 degrees Celsius"),
+            "{text}"
+        );
+        assert!(text.contains("predicate="), "{text}");
+        // A sentence that shares nothing with the claim is not traced.
+        assert!(!text.contains("Unrelated words here"), "{text}");
+    }
+
+    #[test]
     fn claims_get_the_label_and_the_sentence_that_decides_them() {
         let table: &[(&str, &str, JudgeLabel, &str)] = &[
             (

@@ -79,6 +79,25 @@ pub const ANAPHORS: &[&str] = &["it", "its", "they", "their", "he", "his", "she"
 #[rustfmt::skip]
 pub const CLAUSE_BREAKS: &[&str] = &["but", "and", "while", "whereas", "although", "though", "yet"];
 
+/// Auxiliaries and the commonest finite verbs that no noun shares: where one follows "and", a
+/// new predicate starts (a claim of several facts, `facts.rs`).
+#[rustfmt::skip]
+pub const FINITE_VERBS: &[&str] = &[
+    "is", "was", "are", "were", "has", "have", "had", "will", "would", "can", "could", "may",
+    "might", "must", "should", "shall", "does", "did", "remains", "became", "becomes", "lies",
+];
+
+/// Irregular past tenses that are not also common nouns or adjectives ("left", "set" and
+/// "felt" are left out for that reason).
+#[rustfmt::skip]
+pub const IRREGULAR_PASTS: &[&str] = &[
+    "began", "built", "bought", "brought", "came", "caught", "chose", "drew", "drove", "ate",
+    "fell", "fought", "flew", "forgot", "froze", "gave", "went", "grew", "held", "kept", "knew",
+    "laid", "led", "lost", "made", "meant", "met", "paid", "ran", "rose", "sold", "sent",
+    "sank", "spoke", "spent", "stood", "struck", "swam", "took", "taught", "told", "thought",
+    "threw", "understood", "won", "wrote",
+];
+
 /// Hedges before a number: the page or claim is approximate.
 #[rustfmt::skip]
 pub const HEDGES: &[&str] = &[

@@ -5,7 +5,9 @@
 //! (`align`, `anchor`, `compare`). A sentence that covers most of the claim's content words with the same numbers,
 //! the same polarity and no other name in the claim's name's place *supports* it; one that covers
 //! most of the rest but flips a number, the polarity or a name *contradicts* it; otherwise the
-//! claim is *not found*. The answer always quotes a sentence copied from the passages (for
+//! claim is *not found*. A claim of several facts that the page states apart ("founded in 1921
+//! and based in Ostrava since 1962") is read fact by fact (`facts`) when the whole finds
+//! nothing. The answer always quotes a sentence copied from the passages (for
 //! `not_found`, the best-aligned one), so the quote guard accepts it.
 //!
 //! With a sentence encoder (the embedding model, when loaded) it also reads the few near misses
@@ -33,6 +35,7 @@ mod calibrate;
 mod clause;
 mod compare;
 mod comparison;
+mod facts;
 mod lex;
 mod lexicon;
 mod numbers;
@@ -122,55 +125,84 @@ impl LocalJudge {
     }
 
     /// The judgement, computed synchronously (the [`Judge`] impl only wraps this).
+    ///
+    /// A claim the page neither supports nor contradicts as a whole may state several facts
+    /// that the page states apart (`facts`): it is then read from its facts.
     pub fn assess(&self, claim: &str, passages: &[String]) -> Judgement {
+        let page = Page::read(passages);
+        let (whole, _) = self.assess_on(claim, &page);
+        if whole.label != JudgeLabel::NotFound {
+            return whole;
+        }
+        let facts = facts::split(claim);
+        if facts.len() < 2 {
+            return whole;
+        }
+        self.assess_facts(&facts, &page).unwrap_or(whole)
+    }
+
+    /// A claim of several facts: supported when every fact is (the weakest fact's sentence is
+    /// the quote and its score the confidence's), contradicted when one fact is and every other
+    /// is supported (the page is then plainly about the claim, and says otherwise on one
+    /// point). `None` otherwise: a fact the page is silent on leaves the claim not found.
+    fn assess_facts(&self, facts: &[String], page: &Page<'_>) -> Option<Judgement> {
+        let judged: Vec<(Judgement, f64)> = facts
+            .iter()
+            .map(|fact| self.assess_on(fact, page))
+            .collect();
+        let count = |label: JudgeLabel| judged.iter().filter(|(j, _)| j.label == label).count();
+        let (supported, contradicted) = (
+            count(JudgeLabel::Supported),
+            count(JudgeLabel::Contradicted),
+        );
+        let deciding = if supported == judged.len() {
+            judged
+                .into_iter()
+                .enumerate()
+                .min_by(|a, b| a.1 .1.total_cmp(&b.1 .1))?
+        } else if contradicted == 1 && supported + 1 == judged.len() {
+            judged
+                .into_iter()
+                .enumerate()
+                .find(|(_, (j, _))| j.label == JudgeLabel::Contradicted)?
+        } else {
+            return None;
+        };
+        let (k, (judgement, score)) = deciding;
+        let label = judgement.label;
+        Some(Judgement {
+            confidence: calibrate::confidence(label, score).clamp(0.0, 1.0),
+            detail: judgement.detail.map(|d| {
+                format!(
+                    "facts={} deciding=fact {} of {}: {d}",
+                    facts.len(),
+                    k + 1,
+                    facts.len()
+                )
+            }),
+            ..judgement
+        })
+    }
+
+    /// The judgement of one claim against passages already read, and its decisive score.
+    fn assess_on(&self, claim: &str, page: &Page<'_>) -> (Judgement, f64) {
         let claim_text = claim;
         let claim = Analysis::new(claim);
-        let split: Vec<(&String, Vec<segment::Segment>, Vec<Analysis>)> = passages
-            .iter()
-            .map(|passage| {
-                let segments = segment::split(passage);
-                let analyses = segments
-                    .iter()
-                    .map(|s| Analysis::new(&passage[s.range.clone()]))
-                    .collect();
-                (passage, segments, analyses)
-            })
-            .collect();
-        let weights = Weights::over(split.iter().flat_map(|(_, _, a)| a));
+        let Page {
+            split,
+            pairs,
+            weights,
+        } = page;
         let topic = Topic::of(&claim, split.iter().flat_map(|(_, _, a)| a));
         let align = |sentence: &Analysis, context: &[&Analysis]| {
-            align(&claim, sentence, context, &topic, &weights)
+            align(&claim, sentence, context, &topic, weights)
         };
-        // Adjacent sentences of one paragraph (or adjacent list items) read together: evidence
-        // is often split over two ("... opened in 1889. It stood 300 metres tall."). The pair is
-        // one contiguous span of the passage, so it is still a verbatim quote.
-        let pairs: Vec<(&str, Analysis, usize, usize, usize)> = split
-            .iter()
-            .enumerate()
-            .flat_map(|(p, (passage, segments, _))| {
-                segments.windows(2).enumerate().filter_map(move |(k, w)| {
-                    let joined = match (w[0].kind, w[1].kind) {
-                        (segment::Kind::Sentence, segment::Kind::Sentence) => {
-                            w[0].paragraph == w[1].paragraph
-                        }
-                        (segment::Kind::ListItem, segment::Kind::ListItem) => {
-                            w[0].heading == w[1].heading
-                        }
-                        _ => false,
-                    };
-                    joined.then(|| {
-                        let text = &passage[w[0].range.start..w[1].range.end];
-                        (text, Analysis::new(text), p, k, k + 1)
-                    })
-                })
-            })
-            .collect();
         let mut best_support: Option<Candidate<'_>> = None;
         let mut best_conflict: Option<Candidate<'_>> = None;
         let mut best_any: Option<Candidate<'_>> = None;
         // Consistent sentences and pairs, for the encoder to read when words fall short.
         let mut near: Vec<Candidate<'_>> = Vec::new();
-        for (passage, segments, analyses) in &split {
+        for (passage, segments, analyses) in split {
             for (k, segment) in segments.iter().enumerate() {
                 let mut context: Vec<&Analysis> = Vec::new();
                 let previous = k.checked_sub(1);
@@ -215,7 +247,7 @@ impl LocalJudge {
                 }
             }
         }
-        for (quote, analysis, p, first, second) in &pairs {
+        for (quote, analysis, p, first, second) in pairs {
             let (_, segments, analyses) = &split[*p];
             let mut context: Vec<&Analysis> = Vec::new();
             context.extend(first.checked_sub(1).map(|b| &analyses[b]));
@@ -341,7 +373,7 @@ impl LocalJudge {
         support: Option<Candidate<'_>>,
         conflict: Option<Candidate<'_>>,
         any: Option<Candidate<'_>>,
-    ) -> Judgement {
+    ) -> (Judgement, f64) {
         // A sentence that means the claim counts as covering it, at the threshold.
         let s = support.as_ref().map_or(0.0, |c| {
             if c.by_meaning {
@@ -390,7 +422,7 @@ impl LocalJudge {
             }
         };
         let confidence = calibrate::confidence(label, score);
-        Judgement {
+        let judgement = Judgement {
             label,
             evidence_quote: chosen.as_ref().map(|c| c.quote.to_string()),
             confidence: confidence.clamp(0.0, 1.0),
@@ -405,6 +437,61 @@ impl LocalJudge {
                 Some(c) => format!("score={score:.3} {}", c.alignment.describe()),
                 None => format!("score={score:.3} no sentence in the passages"),
             }),
+        };
+        (judgement, score)
+    }
+}
+
+/// The passages cut into sentences and analysed once, whatever claim they are asked about.
+struct Page<'p> {
+    split: Vec<(&'p str, Vec<segment::Segment>, Vec<Analysis>)>,
+    /// Adjacent sentences of one paragraph (or adjacent list items) read together: evidence is
+    /// often split over two ("... opened in 1889. It stood 300 metres tall."). The pair is one
+    /// contiguous span of the passage, so it is still a verbatim quote. Each is the span, its
+    /// analysis, the passage and the two segments.
+    pairs: Vec<(&'p str, Analysis, usize, usize, usize)>,
+    weights: Weights,
+}
+
+impl<'p> Page<'p> {
+    fn read(passages: &'p [String]) -> Page<'p> {
+        let split: Vec<(&str, Vec<segment::Segment>, Vec<Analysis>)> = passages
+            .iter()
+            .map(|passage| {
+                let segments = segment::split(passage);
+                let analyses = segments
+                    .iter()
+                    .map(|s| Analysis::new(&passage[s.range.clone()]))
+                    .collect();
+                (passage.as_str(), segments, analyses)
+            })
+            .collect();
+        let weights = Weights::over(split.iter().flat_map(|(_, _, a)| a));
+        let pairs = split
+            .iter()
+            .enumerate()
+            .flat_map(|(p, (passage, segments, _))| {
+                segments.windows(2).enumerate().filter_map(move |(k, w)| {
+                    let joined = match (w[0].kind, w[1].kind) {
+                        (segment::Kind::Sentence, segment::Kind::Sentence) => {
+                            w[0].paragraph == w[1].paragraph
+                        }
+                        (segment::Kind::ListItem, segment::Kind::ListItem) => {
+                            w[0].heading == w[1].heading
+                        }
+                        _ => false,
+                    };
+                    joined.then(|| {
+                        let text = &passage[w[0].range.start..w[1].range.end];
+                        (text, Analysis::new(text), p, k, k + 1)
+                    })
+                })
+            })
+            .collect();
+        Page {
+            split,
+            pairs,
+            weights,
         }
     }
 }
@@ -489,6 +576,37 @@ mod tests {
     fn judged(claim: &str, passages: &[&str]) -> Judgement {
         let passages: Vec<String> = passages.iter().map(|p| p.to_string()).collect();
         LocalJudge::default().assess(claim, &passages)
+    }
+
+    /// Two facts of one claim, stated paragraphs apart with other sentences between.
+    const COMMISSION: &str = "## History\n\nThe Harwick River Commission was founded in 1921 \
+        by the riparian states. Its first chairman was an engineer from Lyon. Early meetings \
+        dealt mostly with dredging and with tolls.\n\n## Today\n\nThe river carries grain, \
+        ore and timber. Barges of up to 3,000 tonnes reach the upper port. Since 1962 the \
+        commission has been based in Ostrava, in a former customs house.";
+
+    #[test]
+    fn a_claim_of_two_facts_stated_apart_is_read_from_its_facts() {
+        let claim = "The Harwick River Commission was founded in 1921 and has been based in \
+            Ostrava since 1962.";
+        let j = judged(claim, &[COMMISSION]);
+        assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
+        let detail = j.detail.unwrap_or_default();
+        assert!(detail.starts_with("facts=2 deciding=fact "), "{detail}");
+        let quote = j.evidence_quote.unwrap_or_default();
+        assert!(COMMISSION.contains(&quote), "{quote}");
+
+        // One fact stated otherwise, the other supported: contradicted, quoting the conflict.
+        let wrong = "The Harwick River Commission was founded in 1921 and has been based in \
+            Ostrava since 1978.";
+        let j = judged(wrong, &[COMMISSION]);
+        assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+        assert!(j.evidence_quote.unwrap_or_default().contains("Since 1962"));
+
+        // One fact the page is silent on: the claim is not found, whatever the other says.
+        let silent = "The Harwick River Commission was founded in 1921 and has been chaired by \
+            a Czech diplomat since 1990.";
+        assert_eq!(judged(silent, &[COMMISSION]).label, JudgeLabel::NotFound);
     }
 
     #[test]

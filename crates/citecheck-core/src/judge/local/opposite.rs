@@ -13,7 +13,7 @@ use super::analyse::Analysis;
 use super::clause;
 use super::lex::normalise;
 use super::lexicon::OPPOSITES;
-use super::place::best_placement;
+use super::place::{best_placement, neighbour};
 
 /// Normalised forms of each side of each pair in [`OPPOSITES`].
 fn table() -> &'static [(Vec<String>, Vec<String>)] {
@@ -43,31 +43,75 @@ pub fn reversed(claim: &Analysis, sentence: &Analysis, bound: Option<usize>) -> 
     };
     for (at, form) in claim.forms.iter().enumerate() {
         let Some(form) = form else { continue };
+        let form = direction(claim, at).unwrap_or(form.as_str());
         for (a, b) in table() {
-            let (same, other) = if a.contains(form) {
+            let (same, other) = if a.iter().any(|w| w == form) {
                 (a, b)
-            } else if b.contains(form) {
+            } else if b.iter().any(|w| w == form) {
                 (b, a)
             } else {
                 continue;
             };
             let placed = |words: &[String]| {
                 best_placement(claim, at, sentence, |j, f| {
+                    let f = direction(sentence, j).unwrap_or(f);
                     words.iter().any(|w| w == f)
                         && !sentence.aside.get(j).copied().unwrap_or(false)
                         && !elsewhere(j)
                 })
             };
+            // "£2.1 billion for 2024, up 34%": a trailing "up" or "down" is about the clause's
+            // figure, so it stands in the claim word's place when the clause, before it, holds
+            // the word the claim puts before its own (the thing that moved: "profit").
+            let trailing = |words: &[String]| {
+                let Some(mover) = neighbour(claim, at, false) else {
+                    return 0;
+                };
+                let moved = |j: usize| {
+                    let clause = sentence.clauses.of(j);
+                    (0..j).any(|i| {
+                        sentence.clauses.of(i) == clause && sentence.form(i) == Some(mover)
+                    })
+                };
+                let trails = |j: usize| {
+                    j.checked_sub(1).is_some_and(|p| {
+                        sentence.form(p).is_none()
+                            && !sentence.quantities.iter().any(|q| q.span.contains(&p))
+                    })
+                };
+                let found = (0..sentence.forms.len()).any(|j| {
+                    direction(sentence, j).is_some_and(|d| words.iter().any(|w| w == d))
+                        && trails(j)
+                        && moved(j)
+                        && !elsewhere(j)
+                });
+                2 * u8::from(found)
+            };
+            let placed = |words: &[String]| placed(words).max(trailing(words));
             // The sentence may say it the claim's way too: the opposite flips only where it
             // stands in the claim word's place more firmly than the claim's own word does
             // ("rose 9%, while costs fell" is no flip; "rises in the south ..., and flows north"
             // is one against "flows south").
             if placed(other) > placed(same) {
-                return Some(form.clone());
+                return Some(form.to_string());
             }
         }
     }
     None
+}
+
+/// "up" or "down" straight before a quantity says which way it moved, as "rose" and "fell"
+/// do: "profit of £2.1 billion, up 34%". Elsewhere they are no direction ("set up", "up to 30",
+/// "shut down").
+fn direction(text: &Analysis, j: usize) -> Option<&'static str> {
+    static FORMS: OnceLock<(String, String)> = OnceLock::new();
+    let (rise, fall) = FORMS.get_or_init(|| (normalise("rise").form, normalise("fall").form));
+    let before_quantity = text.quantities.iter().any(|q| q.span.start == j + 1);
+    match text.form(j)? {
+        "up" if before_quantity => Some(rise),
+        "down" if before_quantity => Some(fall),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
@@ -108,6 +152,16 @@ mod tests {
                 "Timber imports fell by a quarter.",
                 "Exports of timber fell by a quarter.",
             ),
+            // "up" before a quantity is a rise.
+            (
+                "Solvik's operating profit fell in 2024.",
+                "Solvik reported an operating profit of NOK 2.1 billion for 2024, up 34% from \
+                 NOK 1.57 billion in 2023.",
+            ),
+            (
+                "Exports were up 5% in March.",
+                "Exports were down 5% in March.",
+            ),
         ] {
             assert!(flips(claim, sentence), "{claim} / {sentence}");
         }
@@ -127,6 +181,16 @@ mod tests {
             ),
             // The same direction in other words.
             ("Revenue rose 9%.", "Revenue increased 9% while costs fell."),
+            ("Revenue rose 9%.", "Revenue was up 9% on the year."),
+            // "up" and "down" before no quantity are no direction.
+            (
+                "Visitor numbers fell last year.",
+                "Visitor numbers fell last year, and the café was shut down.",
+            ),
+            (
+                "The fund's value fell in 2023.",
+                "The fund's value fell in 2023; it can hold up to 30 stocks.",
+            ),
             // Nothing ties the opposite to the claim's word.
             (
                 "The team won the cup in 1998.",

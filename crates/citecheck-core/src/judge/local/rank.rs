@@ -55,12 +55,71 @@ pub fn outranked(claim: &Analysis, sentence: &Analysis) -> Option<String> {
             let first = best_placement(claim, at, sentence, |j, f| {
                 f == form && ranked_at(j).is_some_and(|(_, before)| before == "the")
             });
-            if lower > first {
+            if lower > first || ranked_lower(claim, at, form, sentence) {
                 return Some(form.to_string());
             }
         }
     }
     None
+}
+
+/// Verbs (normalised) that give a rank to the ordinal after them: "ranks only fourth",
+/// "placed second", "came third".
+const RANKING_VERBS: &[&str] = &["rank", "place", "come", "finish", "stand"];
+
+/// Content words a rank's clause must share with the claim's superlative phrase for the rank
+/// to be about the same ranking: the thing ranked and what it is ranked among or by.
+const SAME_RANKING: usize = 2;
+
+/// The claim's superlative (at `at`, after "the") against a rank below the first given in
+/// words: "ranks only seventh among the world's lakes" against "the largest lake in the world
+/// by surface area". The rank's clause must share more of the claim's phrase (the words after
+/// the superlative: what is ranked, among what, by what) than any clause giving the
+/// superlative itself, and at least [`SAME_RANKING`] of them; and it must not be led by a name
+/// the claim does not use ("Lake Superior ranks second ...").
+fn ranked_lower(claim: &Analysis, at: usize, form: &str, sentence: &Analysis) -> bool {
+    let claim_clause = claim.clauses.of(at);
+    let phrase: Vec<&str> = (at + 1..claim.forms.len())
+        .filter(|&i| claim.clauses.of(i) == claim_clause)
+        .filter_map(|i| claim.form(i))
+        .filter(|f| claim.is_content(f) && ordinal(f).is_none())
+        .collect();
+    let shared = |clause: Option<usize>| {
+        let mut seen: Vec<&str> = Vec::new();
+        for j in 0..sentence.forms.len() {
+            if let Some(f) = sentence.form(j) {
+                if sentence.clauses.of(j) == clause && phrase.contains(&f) && !seen.contains(&f) {
+                    seen.push(f);
+                }
+            }
+        }
+        seen.len()
+    };
+    let led_by_other_name = |j: usize| {
+        let clause = sentence.clauses.of(j);
+        sentence.entities.iter().any(|e| {
+            e.span.start < j && sentence.clauses.of(e.span.start) == clause && !claim.names(e)
+        })
+    };
+    let is_ranking_verb = |k: usize| sentence.form(k).is_some_and(|f| RANKING_VERBS.contains(&f));
+    let lower = (0..sentence.forms.len())
+        .filter(|&j| sentence.form(j).and_then(ordinal).is_some_and(|n| n > 1))
+        .filter(|&j| {
+            // "ranks fourth", "ranks only fourth"; or "fourth among".
+            let verb_before = (j.saturating_sub(2)..j).any(is_ranking_verb);
+            let among_after = sentence.form(j + 1) == Some("among");
+            verb_before || among_after
+        })
+        .filter(|&j| !led_by_other_name(j))
+        .map(|j| shared(sentence.clauses.of(j)))
+        .max()
+        .unwrap_or(0);
+    let first = (1..sentence.forms.len())
+        .filter(|&j| sentence.form(j) == Some(form) && sentence.form(j - 1) == Some("the"))
+        .map(|j| shared(sentence.clauses.of(j)))
+        .max()
+        .unwrap_or(0);
+    lower >= SAME_RANKING && lower > first
 }
 
 #[cfg(test)]
@@ -103,6 +162,29 @@ mod tests {
         assert!(!flips("The first leg drew 11,482 fans.", legs));
         let both = "Orm is the largest lake in the region; Tarn is the second-largest lake.";
         assert!(!flips("Orm is the largest lake in the region.", both));
+        // A rank given in words, in the same ranking.
+        let seventh = "By surface area, however, it ranks only seventh among the world's lakes.";
+        assert!(flips(
+            "Lake Orm is the largest lake in the world by surface area.",
+            seventh
+        ));
+        assert!(!flips("Lake Orm is the deepest lake in Asia.", seventh));
+        let fourth = "It is the longest river in the islands but ranks only fourth among the \
+                      rivers of the county, behind the Brack.";
+        assert!(flips(
+            "The Tarran is the longest river in the county.",
+            fourth
+        ));
+        assert!(!flips(
+            "The Tarran is the longest river in the islands.",
+            fourth
+        ));
+        // Another's rank is not the claim's subject's.
+        let rival = "Lake Superior ranks second among the world's lakes by surface area.";
+        assert!(!flips(
+            "Lake Orm is the largest lake in the world by surface area.",
+            rival
+        ));
         // The claim's rank about something else does not cancel the lower one in its place.
         let other = "Lund, the largest island, covers 40 km²; Brae, the second-largest, covers 9.";
         assert!(flips("Brae is the largest of the Wend Isles.", other));

@@ -8,6 +8,8 @@ use super::analyse::{is_acronym, Analysis, CueKind, Entity};
 use super::anchor::{anchored, number_fit};
 use super::clause;
 use super::compare::{self, NumberFit};
+use super::lexicon::Dimension;
+use super::numbers::{Measure, Quantity};
 use super::opposite;
 use super::{comparison, rank};
 
@@ -51,6 +53,10 @@ pub struct Alignment {
     /// What `coverage` is the weighted share of, item by item: lets a reader of meaning
     /// (`soft`) credit a word the sentence states in other words.
     pub items: Vec<Credit>,
+    /// How many of the claim's telling quantities the sentence states as they are: a figure
+    /// with a unit, a currency or a percentage, or a count above a dozen; not a year, a day or
+    /// a small count ("two years"), which many sentences share by chance.
+    pub telling_numbers: usize,
 }
 
 /// One item of the claim's coverage: a content word or a quantity.
@@ -362,7 +368,46 @@ pub fn align(
         sentence_negated: negated(sentence, claim, bound, true),
         reversed,
         entity_conflict: entity_conflict.map(|(c, s)| (c.text.clone(), s.text.clone())),
+        telling_numbers: telling_matches(claim, sentence, &numbers),
         numbers,
+    }
+}
+
+/// How many of the claim's telling quantities the sentence states as they are. A lone one
+/// counts only when the sentence gives no other figure of its kind: beside one ("spent £1.4
+/// billion, against a budget of £900 million"), the claim's may fill another role.
+fn telling_matches(claim: &Analysis, sentence: &Analysis, numbers: &[NumberFit]) -> usize {
+    let matched: Vec<&Quantity> = claim
+        .quantities
+        .iter()
+        .zip(numbers)
+        .filter(|(q, fit)| **fit == NumberFit::Match && telling(q))
+        .map(|(q, _)| q)
+        .collect();
+    if let [lone] = matched.as_slice() {
+        let rival = sentence.quantities.iter().any(|p| {
+            compare::comparable(&lone.measure, &p.measure, false)
+                && !claim.quantities.iter().any(|c| compare::same(c, p))
+        });
+        if rival {
+            return 0;
+        }
+    }
+    matched.len()
+}
+
+/// A quantity unlikely to be shared by chance (see [`Alignment::telling_numbers`]).
+fn telling(q: &Quantity) -> bool {
+    match &q.measure {
+        // A duration or a distance of a few units ("two years", "5 km") is common; a share or
+        // a sum of money is not.
+        Measure::Unit(unit) => {
+            matches!(unit.dimension, Dimension::Percent | Dimension::Currency)
+                || q.value.abs() / unit.factor > 12.0
+        }
+        Measure::Noun(_) | Measure::Bare => !q.identifier && q.value.abs() > 12.0,
+        Measure::Clock(_) => true,
+        Measure::Year | Measure::Day(_) => false,
     }
 }
 
@@ -528,6 +573,34 @@ mod tests {
             &Topic::default(),
             &Weights::default(),
         )
+    }
+
+    #[test]
+    fn telling_figures_are_counted_unless_a_rival_of_their_kind_stands_beside_them() {
+        let telling = |claim: &str, sentence: &str| aligned(claim, sentence).telling_numbers;
+        let claim = "About 6,500 cubic metres of water flow out of the river each second.";
+        assert_eq!(
+            telling(
+                claim,
+                "At its mouth it carries 6,500 cubic metres a second."
+            ),
+            1
+        );
+        // Another figure of the kind: the claim's may fill another role.
+        let rival = "It carries 9,000 cubic metres a second in spring, 6,500 on average.";
+        assert_eq!(telling(claim, rival), 0);
+        // Two telling figures count whatever stands beside them.
+        let claim = "Revenue rose 9% to £412 million.";
+        let sentence = "Revenue was £412 million, up 9% from £378 million.";
+        assert_eq!(telling(claim, sentence), 2);
+        // Years, days and small counts are shared by chance.
+        assert_eq!(
+            telling("The plant opened in 2021.", "The plant opened in 2021."),
+            0
+        );
+        assert_eq!(telling("It took two years.", "It took two years."), 0);
+        assert_eq!(telling("It has 11 stations.", "It has 11 stations."), 0);
+        assert_eq!(telling("It has 240 beds.", "It has 240 beds."), 1);
     }
 
     #[test]

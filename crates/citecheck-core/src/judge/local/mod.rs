@@ -54,6 +54,10 @@ pub const DEFAULT_SUPPORT_THRESHOLD: f64 = 0.7;
 pub const DEFAULT_CONTRADICT_THRESHOLD: f64 = 0.55;
 /// Coverage a pair of adjacent sentences must add over its better half to be the evidence.
 pub const PAIR_GAIN: f64 = 0.1;
+/// How much less coverage a sentence needs when it states one of the claim's telling figures
+/// as it is ("€300 million", "6,500 cubic metres", "27 votes to 16"): such a figure is rarely
+/// shared by chance, and the words around it are the ones paraphrased.
+pub const NUMBER_MARGIN: f64 = 0.1;
 /// The heuristic's version, reported as the judge's `prompt_version`.
 pub const HEURISTIC_VERSION: &str = "local-v1";
 pub const MODEL: &str = "heuristic-v1";
@@ -368,6 +372,16 @@ impl LocalJudge {
         (promoted.or(support), conflict)
     }
 
+    /// The coverage a consistent sentence needs to support the claim: the support threshold,
+    /// less [`NUMBER_MARGIN`] when it states one of the claim's telling figures as it is.
+    fn support_bar(&self, alignment: &Alignment) -> f64 {
+        if alignment.telling_numbers > 0 {
+            self.thresholds.support - NUMBER_MARGIN
+        } else {
+            self.thresholds.support
+        }
+    }
+
     fn decide(
         &self,
         support: Option<Candidate<'_>>,
@@ -391,7 +405,7 @@ impl LocalJudge {
             // Against a contradiction, the support is read without the page's subject, as
             // the contradiction is: the subject alone must not tip the balance.
             (Some(sup), _)
-                if s >= self.thresholds.support
+                if s >= self.support_bar(&sup.alignment)
                     && s > c
                     && (c == 0.0 || sup.by_meaning || sup.alignment.plain_coverage > c) =>
             {
@@ -607,6 +621,26 @@ mod tests {
         let silent = "The Harwick River Commission was founded in 1921 and has been chaired by \
             a Czech diplomat since 1990.";
         assert_eq!(judged(silent, &[COMMISSION]).label, JudgeLabel::NotFound);
+    }
+
+    #[test]
+    fn a_telling_figure_stated_as_it_is_lowers_the_support_bar() {
+        let judge = LocalJudge::default();
+        let claim = Analysis::new("About 6,500 cubic metres of water flow out each second.");
+        let sentence = Analysis::new("The river carries 6,500 cubic metres a second.");
+        let alignment = align(
+            &claim,
+            &sentence,
+            &[],
+            &Topic::default(),
+            &Weights::default(),
+        );
+        assert_eq!(alignment.telling_numbers, 1);
+        let bar = judge.support_bar(&alignment);
+        assert!((bar - (DEFAULT_SUPPORT_THRESHOLD - NUMBER_MARGIN)).abs() < 1e-9);
+        let year = Analysis::new("The river carries water in 1990.");
+        let alignment = align(&claim, &year, &[], &Topic::default(), &Weights::default());
+        assert_eq!(judge.support_bar(&alignment), DEFAULT_SUPPORT_THRESHOLD);
     }
 
     #[test]

@@ -91,6 +91,7 @@ mod tests {
             reversed: None,
             entity_conflict: None,
             items,
+            telling_numbers: 0,
         }
     }
 

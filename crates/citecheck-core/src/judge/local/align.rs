@@ -549,6 +549,17 @@ fn negated(text: &Analysis, other: &Analysis, bound: Option<usize>, halts: bool)
         .filter(|cue| !(cue.kind == CueKind::Contrast && other.comparative))
         // "Stopped working in June 2018" and "kept working until June 2018" say one thing.
         .filter(|cue| cue.kind != CueKind::Halt || (halts && !other.continues_until))
+        // A verb that denies the act after it denies that act only: "declined to renew the
+        // freeze" says nothing against "let the freeze lapse" unless the other text has the
+        // renewing (the head of the scope) too.
+        .filter(|cue| {
+            !matches!(cue.kind, CueKind::Halt | CueKind::Refusal)
+                || text.forms[cue.scope.clone()]
+                    .iter()
+                    .flatten()
+                    .find(|f| text.is_content(f))
+                    .is_some_and(|f| other.vocabulary.contains(f))
+        })
         .filter(|cue| {
             cue.kind == CueKind::Denial
                 || text.forms[cue.scope.clone()].iter().flatten().any(|f| {
@@ -573,6 +584,20 @@ mod tests {
             &Topic::default(),
             &Weights::default(),
         )
+    }
+
+    #[test]
+    fn a_verb_that_denies_an_act_flips_only_a_claim_with_that_act() {
+        let page = "The association declined to renew its rent freeze in April.";
+        let differs = |claim: &str| aligned(claim, page).polarity_differs();
+        assert!(differs("The association renewed its rent freeze in April."));
+        assert!(!differs(
+            "The association let its rent freeze lapse in April."
+        ));
+        let page = "The paper stopped printing its price index in 2022.";
+        let differs = |claim: &str| aligned(claim, page).polarity_differs();
+        assert!(differs("The paper still prints its price index."));
+        assert!(!differs("The paper's price index ended in 2022."));
     }
 
     #[test]

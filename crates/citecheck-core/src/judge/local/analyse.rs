@@ -21,6 +21,8 @@ pub enum CueKind {
     /// "stopped working", "ceased trading": the activity no longer goes on, which a text that
     /// has it go on "until" a time says as well.
     Halt,
+    /// "failed to qualify", "declined to renew": the act after "to" did not happen.
+    Refusal,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -338,7 +340,7 @@ fn implicative_negation(word: &str, lower: &[String], i: usize) -> Option<(CueKi
         // "refused to their faces").
         let verb = lower.get(i + 2)?;
         let is_verb = verb.chars().all(char::is_alphabetic) && !is_stopword(verb);
-        is_verb.then_some((CueKind::Negation, i + 2))
+        is_verb.then_some((CueKind::Refusal, i + 2))
     } else {
         None
     }
@@ -561,7 +563,7 @@ mod tests {
             let a = Analysis::new(text);
             a.cues
                 .iter()
-                .filter(|c| matches!(c.kind, CueKind::Negation | CueKind::Halt))
+                .filter(|c| matches!(c.kind, CueKind::Negation | CueKind::Halt | CueKind::Refusal))
                 .flat_map(|c| a.forms[c.scope.clone()].iter().flatten().cloned())
                 .filter(|f| !is_stopword(f))
                 .collect()

@@ -8,10 +8,12 @@
 //!
 //! Guarantees: every request the page makes passes the project's address guard (see
 //! [`guard`]); a render ends by its deadline; one browser per renderer, started on first use
-//! and killed when the renderer is dropped; nothing downloads a browser.
+//! and stopped by [`ChromiumRenderer::shutdown`] (or, in the background, when the renderer is
+//! dropped), its profile directory removed; nothing downloads a browser.
 
 pub mod guard;
 mod locate;
+mod profile;
 mod renderer;
 
 pub use guard::BlockedRequest;

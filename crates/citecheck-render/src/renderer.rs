@@ -13,6 +13,7 @@ use chromiumoxide::cdp::browser_protocol::fetch::{
 use chromiumoxide::cdp::browser_protocol::target::{
     CreateBrowserContextParams, CreateTargetParams,
 };
+use chromiumoxide::error::CdpError;
 use chromiumoxide::{Browser, BrowserConfig, Page};
 use citecheck_core::fetch::render::{
     RenderError, RenderedPage, Renderer, DEFAULT_RENDER_CONCURRENCY, DEFAULT_RENDER_DEADLINE,
@@ -28,6 +29,7 @@ use url::Url;
 
 use crate::guard::{BlockedRequest, Guard, Watch};
 use crate::locate::LocateError;
+use crate::profile::Profile;
 
 /// Flags for a headless browser that may run as root in a container (CI): no sandbox, no GPU,
 /// no `/dev/shm`, and none of the background traffic a desktop browser sends. Site isolation is
@@ -54,6 +56,12 @@ const DISABLED_FEATURES: &[&str] = &["IsolateOrigins", "site-per-process", "Tran
 const SETTLE_POLL: Duration = Duration::from_millis(150);
 /// Bound on closing a render's page and context; a browser that takes longer is restarted.
 const CLEANUP_BOUND: Duration = Duration::from_secs(5);
+/// Bound on the browser's exit once killed (SIGKILL: milliseconds, unless the machine stalls).
+const EXIT_BOUND: Duration = Duration::from_secs(5);
+/// When a browser is dropped without being stopped, how long the dropping thread waits for the
+/// killed process to exit, and how often it looks: short, as it blocks that thread.
+const REAP_BOUND: Duration = Duration::from_millis(200);
+const REAP_POLL: Duration = Duration::from_millis(5);
 
 /// Settings of the Chromium renderer.
 #[derive(Debug, Clone)]
@@ -68,6 +76,11 @@ pub struct ChromiumOptions {
     pub settle: Duration,
     /// The direct fetcher's address policy, applied to every request the browser makes.
     pub guard: GuardPolicy,
+    /// Where each browser's profile directory (`citecheck-chromium-*`) is created: the system
+    /// temporary directory by default (`TMPDIR`, else `/tmp`). Chromium writes a few megabytes
+    /// there while it runs; point it elsewhere when that directory is small or mounted
+    /// `noexec`. The directory must exist; the profile is removed when the browser stops.
+    pub profile_parent: PathBuf,
 }
 
 impl ChromiumOptions {
@@ -78,6 +91,7 @@ impl ChromiumOptions {
             concurrency: DEFAULT_RENDER_CONCURRENCY,
             settle: DEFAULT_RENDER_SETTLE,
             guard: GuardPolicy::default(),
+            profile_parent: std::env::temp_dir(),
         }
     }
 }
@@ -94,17 +108,64 @@ pub enum SetupError {
     ZeroDeadline,
 }
 
-/// A launched browser; dropping it kills the process (chromiumoxide spawns it with
-/// `kill_on_drop`) and removes its profile directory.
+/// A launched browser. [`Running::stop`] kills it, waits for it to exit and removes its
+/// profile; dropping it instead (a renderer never shut down) does what can be done without
+/// waiting (see its `Drop`).
 struct Running {
     browser: Browser,
     handler: JoinHandle<()>,
-    _profile: tempfile::TempDir,
+    /// `None` once [`Running::stop`] removed it.
+    profile: Option<Profile>,
+}
+
+impl Running {
+    /// Kills the browser, waits (bounded) for it to exit, then removes its profile on the
+    /// blocking pool, which waits out the helper processes that outlive it.
+    async fn stop(mut self) {
+        let exited = tokio::time::timeout(EXIT_BOUND, async {
+            // `kill` waits for the process as well; the `wait` after it collects the status of
+            // a browser that had already exited, where the kill itself may fail.
+            if let Some(Err(err)) = self.browser.kill().await {
+                tracing::debug!(error = %err, "could not kill Chromium");
+            }
+            self.browser.wait().await
+        })
+        .await;
+        if !matches!(exited, Ok(Ok(_))) {
+            tracing::warn!("Chromium did not exit after it was killed");
+        }
+        self.handler.abort();
+        if let Some(profile) = self.profile.take() {
+            if tokio::task::spawn_blocking(move || profile.remove())
+                .await
+                .is_err()
+            {
+                tracing::warn!("the removal of Chromium's profile stopped early");
+            }
+        }
+    }
 }
 
 impl Drop for Running {
+    /// Without [`Running::stop`]: the browser is sent SIGKILL and reaped if it is gone within
+    /// a few milliseconds; the profile is removed at once, then again in the background while
+    /// helper processes exit ([`Profile`]'s drop). A process that exits right after this drop (no
+    /// runtime left to finish the removal) can still leave the directory behind: the front ends
+    /// call [`ChromiumRenderer::shutdown`] for that reason.
     fn drop(&mut self) {
         self.handler.abort();
+        if self.profile.is_none() {
+            return;
+        }
+        if let Some(child) = self.browser.get_mut_child() {
+            let child = child.as_mut_inner();
+            if child.start_kill().is_ok() {
+                let end = std::time::Instant::now() + REAP_BOUND;
+                while matches!(child.try_wait(), Ok(None)) && std::time::Instant::now() < end {
+                    std::thread::sleep(REAP_POLL);
+                }
+            }
+        }
     }
 }
 
@@ -160,7 +221,11 @@ impl ChromiumRenderer {
             .clone()
     }
 
-    /// Stops the browser, if it runs (it is started again by the next render).
+    /// Stops the browser, if it runs (it is started again by the next render): kills it, waits
+    /// for it to exit and removes its profile directory. A render still holding the browser
+    /// keeps it alive until it ends; the browser is then dropped and cleaned up without waiting.
+    /// Call this before the process exits: dropping the renderer instead cleans up in the
+    /// background, which an exiting process may cut short.
     pub async fn shutdown(&self) {
         if let Some(running) = self.browser.lock().await.take() {
             stop(running).await;
@@ -175,7 +240,9 @@ impl ChromiumRenderer {
                 return Ok(Arc::clone(running));
             }
             tracing::warn!("Chromium went away; starting it again");
-            *slot = None;
+            if let Some(old) = slot.take() {
+                stop(old).await;
+            }
         }
         let running = Arc::new(self.launch().await?);
         *slot = Some(Arc::clone(&running));
@@ -183,10 +250,7 @@ impl ChromiumRenderer {
     }
 
     async fn launch(&self) -> Result<Running, RenderError> {
-        let profile = tempfile::Builder::new()
-            .prefix("citecheck-chromium-")
-            .tempdir()
-            .map_err(failed)?;
+        let profile = Profile::create(&self.options.profile_parent).map_err(failed)?;
         let mut builder = BrowserConfig::builder()
             .chrome_executable(&self.options.executable)
             .disable_default_args()
@@ -209,15 +273,23 @@ impl ChromiumRenderer {
         );
         let handler = tokio::spawn(async move {
             while let Some(event) = handler.next().await {
-                if let Err(err) = event {
-                    tracing::debug!(error = %err, "DevTools connection error");
+                match event {
+                    Ok(()) => {}
+                    // The connection is lost (the browser died). chromiumoxide's handler then
+                    // waits forever on the closed socket; ending its task here is what tells
+                    // the next render to start a new browser.
+                    Err(CdpError::Ws(err)) => {
+                        tracing::warn!(error = %err, "lost the DevTools connection to Chromium");
+                        break;
+                    }
+                    Err(err) => tracing::debug!(error = %err, "DevTools connection error"),
                 }
             }
         });
         Ok(Running {
             browser,
             handler,
-            _profile: profile,
+            profile: Some(profile),
         })
     }
 
@@ -406,10 +478,8 @@ fn document_blocked(watch: &Watch) -> Option<BlockedRequest> {
 
 async fn stop(running: Arc<Running>) {
     // Other renders may still hold the browser; the last one to let go kills it on drop.
-    if let Ok(mut running) = Arc::try_unwrap(running) {
-        if let Some(Err(err)) = running.browser.kill().await {
-            tracing::debug!(error = %err, "could not kill Chromium");
-        }
+    if let Ok(running) = Arc::try_unwrap(running) {
+        running.stop().await;
     }
 }
 

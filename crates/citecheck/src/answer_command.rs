@@ -74,6 +74,7 @@ pub async fn run(args: &AnswerArgs, config: &Config) -> Result<u8, AppError> {
     let mut origin = Origin::new("answer");
     origin.claim_id = args.id.clone();
     let verdict = verify_answer(&verifier, &answer, &origin).await;
+    crate::engine::shutdown(engine.renderer.as_ref()).await;
     if answer.statements.is_empty() {
         eprintln!(
             "the answer carries no citation that can be checked by URL ({} listed as not checkable)",

@@ -30,12 +30,11 @@ pub async fn command(args: &DemoArgs, config: &Config) -> Result<u8, AppError> {
     let mut settings = config.pipeline.clone();
     // The demo site runs on 127.0.0.1, which the address guard exists to refuse.
     settings.fetch.guard.enabled = false;
-    let verifier = crate::engine::build_off_executor(&settings)
-        .await?
-        .builder
-        .build()
-        .map_err(ConfigError::from)?;
-    let results = run(&verifier).await?;
+    let engine = crate::engine::build_off_executor(&settings).await?;
+    let verifier = engine.builder.build().map_err(ConfigError::from)?;
+    let results = run(&verifier).await;
+    crate::engine::shutdown(engine.renderer.as_ref()).await;
+    let results = results?;
     let verbose = config.verbose > 0;
     let mut failed = 0;
     let mut rendered = String::new();

@@ -37,6 +37,15 @@ pub fn account_error(crawlbase: Option<&Arc<CrawlbaseFetcher>>) -> Option<AppErr
     crawlbase?.config_error().map(AppError::from)
 }
 
+/// Stops what the engine started that outlives a run: the renderer's browser, killed and its
+/// profile directory removed. Front ends call it when a run or the server ends; a renderer only
+/// dropped is cleaned up in the background, which the exiting process may cut short.
+pub async fn shutdown(renderer: Option<&Arc<ChromiumRenderer>>) {
+    if let Some(renderer) = renderer {
+        renderer.shutdown().await;
+    }
+}
+
 /// The verifier the settings describe, keeping nothing (demo, eval, tests).
 pub fn build_verifier(settings: &Settings) -> Result<Verifier, AppError> {
     Ok(build(settings)?

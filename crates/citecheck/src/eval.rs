@@ -39,12 +39,14 @@ pub struct EvalArgs {
 pub async fn command(args: &EvalArgs, config: &Config) -> Result<u8, AppError> {
     let mut settings = config.pipeline.clone();
     settings.fetch.guard.enabled = false;
-    let verifier = crate::engine::build_off_executor(&settings)
-        .await?
+    let engine = crate::engine::build_off_executor(&settings).await?;
+    let verifier = engine
         .builder
         .build()
         .map_err(crate::config::ConfigError::from)?;
-    let report = run(&args.devset, &verifier).await?;
+    let report = run(&args.devset, &verifier).await;
+    crate::engine::shutdown(engine.renderer.as_ref()).await;
+    let report = report?;
     let rendered = match args.format {
         Format::Json => serde_json::to_string_pretty(&report).context("rendering the report")?,
         Format::Text => report.to_string(),

@@ -48,6 +48,7 @@ pub async fn run(args: &VerifyArgs, config: &Config) -> Result<u8, AppError> {
     let verifier = builder.build().map_err(ConfigError::from)?;
     let check = Check::new(claim, args.urls.iter().cloned()).origin(Origin::new("verify"));
     let verdict = verifier.verify(check).await;
+    crate::engine::shutdown(engine.renderer.as_ref()).await;
     let rendered = match args.format {
         Format::Json => output::json(&verdict),
         Format::Text => output::text(&verdict, config.verbose > 0),

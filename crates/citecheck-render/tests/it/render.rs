@@ -2,6 +2,7 @@
 
 use std::collections::HashSet;
 use std::net::IpAddr;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -30,9 +31,15 @@ fn resolver() -> Arc<StaticResolver> {
 }
 
 fn renderer(deadline: Duration) -> Option<Arc<ChromiumRenderer>> {
+    renderer_in(deadline, std::env::temp_dir())
+}
+
+/// A renderer whose browser profiles go under `profile_parent`.
+fn renderer_in(deadline: Duration, profile_parent: PathBuf) -> Option<Arc<ChromiumRenderer>> {
     let options = ChromiumOptions {
         deadline,
         guard: policy(),
+        profile_parent,
         ..ChromiumOptions::new(chromium()?)
     };
     Some(Arc::new(
@@ -219,4 +226,154 @@ fn a_chromium_path_that_does_not_exist_is_a_clear_error() {
     for needle in ["/nonexistent/chromium", "--chromium", "CITECHECK_CHROMIUM"] {
         assert!(message.contains(needle), "{message}");
     }
+}
+
+/// What is left in a profile parent directory.
+fn leftovers(parent: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(parent)
+        .expect("the profile parent is readable")
+        .map(|entry| entry.expect("a readable entry").path())
+        .collect()
+}
+
+/// Waits up to `bound` for `parent` to be empty, then for it to stay empty a moment longer
+/// (a helper process of a killed browser that is still exiting can create files again).
+/// Returns what is left.
+async fn left_after(parent: &Path, bound: Duration) -> Vec<PathBuf> {
+    let end = tokio::time::Instant::now() + bound;
+    while !leftovers(parent).is_empty() && tokio::time::Instant::now() < end {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    leftovers(parent)
+}
+
+/// Renders the fixture article once, starting the browser.
+async fn render_article(renderer: &Arc<ChromiumRenderer>, site: &fixture::Fixture) {
+    let outcome = RenderFetcher::new(renderer.clone())
+        .fetch(&site.url("/page/article"))
+        .await;
+    assert!(matches!(outcome, FetchOutcome::Page(_)), "{outcome:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shutdown_removes_the_browser_profile_before_it_returns() {
+    let parent = tempfile::tempdir().expect("a temporary directory");
+    let Some(renderer) = renderer_in(Duration::from_secs(30), parent.path().to_path_buf()) else {
+        return;
+    };
+    let site = fixture::serve().await;
+    render_article(&renderer, &site).await;
+    let profiles = leftovers(parent.path());
+    assert_eq!(profiles.len(), 1, "one profile while running");
+    // Chromium's singleton socket lives in a directory of its own under TMPDIR.
+    let socket = std::fs::read_link(profiles[0].join("SingletonSocket"))
+        .expect("the profile links to its singleton socket");
+
+    renderer.shutdown().await;
+    assert_eq!(leftovers(parent.path()), Vec::<PathBuf>::new());
+    let sockets = socket.parent().expect("the socket is in a directory");
+    assert!(!sockets.exists(), "{} is left", sockets.display());
+    assert_eq!(
+        left_after(parent.path(), Duration::ZERO).await,
+        Vec::<PathBuf>::new(),
+        "the profile came back after shutdown"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dropping_a_renderer_that_was_not_shut_down_still_removes_its_profile() {
+    let parent = tempfile::tempdir().expect("a temporary directory");
+    let Some(renderer) = renderer_in(Duration::from_secs(30), parent.path().to_path_buf()) else {
+        return;
+    };
+    let site = fixture::serve().await;
+    render_article(&renderer, &site).await;
+    assert_eq!(
+        leftovers(parent.path()).len(),
+        1,
+        "one profile while running"
+    );
+
+    drop(renderer);
+    assert_eq!(
+        left_after(parent.path(), Duration::from_secs(5)).await,
+        Vec::<PathBuf>::new()
+    );
+}
+
+/// The browser this test process started with its profile in `profile`, killed as a crash
+/// would (SIGKILL), so that the renderer finds it gone on the next render.
+#[cfg(target_os = "linux")]
+fn kill_browser_using(profile: &Path) {
+    let flag = format!("--user-data-dir={}", profile.display());
+    let ours = std::process::id().to_string();
+    let mut killed = 0;
+    for entry in std::fs::read_dir("/proc")
+        .expect("/proc is readable")
+        .flatten()
+    {
+        let dir = entry.path();
+        let Ok(cmdline) = std::fs::read(dir.join("cmdline")) else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(dir.join("stat")) else {
+            continue;
+        };
+        // `pid (comm) state ppid ...`: the name may hold spaces, so read after the last ')'.
+        let parent = stat
+            .rsplit(')')
+            .next()
+            .and_then(|rest| rest.split_whitespace().nth(1));
+        let uses_profile = cmdline
+            .split(|&byte| byte == 0)
+            .any(|arg| arg == flag.as_bytes());
+        if uses_profile && parent == Some(ours.as_str()) {
+            let pid = entry.file_name().to_string_lossy().into_owned();
+            let status = std::process::Command::new("kill")
+                .args(["-KILL", &pid])
+                .status()
+                .expect("kill runs");
+            assert!(status.success(), "kill -KILL {pid}");
+            killed += 1;
+        }
+    }
+    assert_eq!(killed, 1, "the browser using {}", profile.display());
+}
+
+#[cfg(target_os = "linux")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_browser_that_died_is_replaced_and_its_profile_removed() {
+    let parent = tempfile::tempdir().expect("a temporary directory");
+    let Some(renderer) = renderer_in(Duration::from_secs(30), parent.path().to_path_buf()) else {
+        return;
+    };
+    let site = fixture::serve().await;
+    render_article(&renderer, &site).await;
+    let first = leftovers(parent.path());
+    assert_eq!(first.len(), 1, "one profile while running");
+
+    kill_browser_using(&first[0]);
+    // The render that finds the browser gone may fail (the renderer then restarts it); within
+    // a few attempts one is served by a new browser.
+    let mut rendered = false;
+    for _ in 0..3 {
+        let outcome = RenderFetcher::new(renderer.clone())
+            .fetch(&site.url("/page/article"))
+            .await;
+        if matches!(outcome, FetchOutcome::Page(_)) {
+            rendered = true;
+            break;
+        }
+    }
+    assert!(rendered, "no render after the browser died");
+    let now = leftovers(parent.path());
+    assert_eq!(now.len(), 1, "only the new browser's profile: {now:?}");
+    assert_ne!(now, first, "the dead browser's profile is still there");
+
+    renderer.shutdown().await;
+    assert_eq!(
+        left_after(parent.path(), Duration::ZERO).await,
+        Vec::<PathBuf>::new()
+    );
 }

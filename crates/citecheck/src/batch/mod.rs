@@ -239,7 +239,9 @@ pub async fn run(args: &BatchArgs, config: &Config) -> Result<u8, AppError> {
         }
     };
     let (builder, missed) = stores.attach_tallied(engine.builder);
-    let mut summary = execute(&job, builder, interrupt).await?;
+    let executed = execute(&job, builder, interrupt).await;
+    crate::engine::shutdown(engine.renderer.as_ref()).await;
+    let mut summary = executed?;
     summary.crawl = engine.crawlbase.as_ref().map(|fetcher| fetcher.usage());
     if let (Some(answers), Some(results)) = (&args.answers, &job.jsonl) {
         summary.answers = Some(answers_report(answers, results, answers_html.as_deref()).await?);

@@ -176,7 +176,9 @@ pub async fn run(args: &WorkerArgs, config: &Config) -> Result<u8, AppError> {
             std::future::pending::<()>().await;
         }
     };
-    let done = worker.work(interrupt).await?;
+    let worked = worker.work(interrupt).await;
+    crate::engine::shutdown(engine.renderer.as_ref()).await;
+    let done = worked?;
     if let Some(err) = crate::engine::account_error(engine.crawlbase.as_ref()) {
         return Err(err);
     }

@@ -229,6 +229,11 @@ pub async fn run(args: &ServeArgs, config: &Config) -> Result<(), AppError> {
         }
         None => (None, None),
     };
+    // Kept to stop the browser once the server has drained.
+    let renderer = engine
+        .as_ref()
+        .ok()
+        .and_then(|engine| engine.renderer.clone());
     let builder = engine.map(|engine| {
         let mut builder = stores.attach_pages(engine.builder);
         if let Some(recorder) = recorder {
@@ -259,8 +264,9 @@ pub async fn run(args: &ServeArgs, config: &Config) -> Result<(), AppError> {
         server.shutdown_grace,
         writer,
     )
-    .await
-    .context("serving HTTP")?;
+    .await;
+    engine::shutdown(renderer.as_ref()).await;
+    let drained = drained.context("serving HTTP")?;
     tracing::info!(?drained, "stopped");
     Ok(())
 }

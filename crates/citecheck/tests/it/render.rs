@@ -119,6 +119,40 @@ fn a_script_built_article_is_supported_only_with_the_local_renderer() {
 }
 
 #[test]
+fn a_run_with_the_renderer_leaves_no_browser_profile_behind() {
+    let Some(chromium) = chromium() else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("rivers.html"), shell_page()).expect("page written");
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let site = runtime
+        .block_on(StaticSite::serve(dir.path()))
+        .expect("site");
+    // The profile goes under the system temporary directory, which TMPDIR names.
+    let tmp = tempfile::tempdir().expect("temp dir");
+
+    let rendered = verify(
+        citecheck()
+            .env("CITECHECK_RENDER", "chromium")
+            .env("CITECHECK_CHROMIUM", &chromium)
+            .env("TMPDIR", tmp.path()),
+        &format!("{}/rivers", site.base_url()),
+    );
+    assert_eq!(rendered["overall"], "supported", "{rendered}");
+    let profiles: Vec<_> = std::fs::read_dir(tmp.path())
+        .expect("temp dir readable")
+        .map(|entry| entry.expect("entry").file_name())
+        .filter(|name| name.to_string_lossy().starts_with("citecheck-chromium-"))
+        .collect();
+    assert!(profiles.is_empty(), "left behind: {profiles:?}");
+}
+
+#[test]
 fn a_wrong_chromium_path_is_a_configuration_error_naming_both_settings() {
     citecheck()
         .args([

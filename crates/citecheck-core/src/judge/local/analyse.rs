@@ -76,6 +76,9 @@ pub struct Analysis {
     /// Holds "until" or "till": says something went on until a time, the same as saying it
     /// stopped then (read loosely: any "until" in the text counts).
     pub continues_until: bool,
+    /// A lone capitalised word opening the text, which may be a name or only the first word
+    /// (see [`Analysis::name_opener`]).
+    opener: Option<Entity>,
     /// Initials of each run of capitalised words, for acronyms ("Food and Drug Administration").
     initials: Vec<String>,
     /// Words written in capitals ("FDA", "AWS"), lower-cased.
@@ -244,10 +247,27 @@ impl Analysis {
         let clauses = Clauses::split(&lexemes, &lower, &forms, |form| {
             content.iter().any(|(f, _)| f == form)
         });
+        // A lone capitalised word opening the text may be a name ("Veskstad is ...") or just
+        // the first word ("Rents rose ..."): kept aside until the page says which.
+        let opener = lexemes
+            .first()
+            .filter(|l| is_capitalised(l) && !is_acronym(l.text))
+            .filter(|_| !lexemes.get(1).is_some_and(is_capitalised))
+            .filter(|_| !entities.iter().any(|e| e.span.contains(&0)))
+            .and_then(|l| {
+                let form = forms.first().cloned().flatten()?;
+                (!is_stopword(&lower[0])).then(|| Entity {
+                    forms: vec![form],
+                    span: 0..1,
+                    text: l.text.to_string(),
+                    run_initials: String::new(),
+                })
+            });
         let superlative = lower.iter().map(|w| is_superlative(w)).collect();
         let continues_until = lower.iter().any(|w| matches!(w.as_str(), "until" | "till"));
         Analysis {
             anaphoric,
+            opener,
             continues_until,
             superlative,
             clauses,
@@ -263,6 +283,24 @@ impl Analysis {
             initials,
             acronyms,
         }
+    }
+
+    /// Takes the word opening the text for a name when `is_name` says its form is one (the
+    /// page writes it capitalised mid-sentence): "Veskstad is the capital ..." then names
+    /// Veskstad, and another name in its place contradicts it.
+    pub fn name_opener(&mut self, is_name: impl Fn(&str) -> bool) {
+        if let Some(opener) = self.opener.take() {
+            if opener.forms.iter().all(|f| is_name(f)) {
+                self.entities.insert(0, opener);
+            }
+        }
+    }
+
+    /// The forms of the words of its names.
+    pub fn name_forms(&self) -> impl Iterator<Item = &str> {
+        self.entities
+            .iter()
+            .flat_map(|e| e.forms.iter().map(String::as_str))
     }
 
     /// The normalised form of lexeme `i`, if it is a word.

@@ -31,18 +31,69 @@ pub fn split(claim: &str) -> Vec<String> {
     let lexemes = lex(claim);
     let lower: Vec<String> = lexemes.iter().map(|l| l.text.to_lowercase()).collect();
     let verb = |i: usize| is_verb(&lexemes, &lower, i);
-    // The subject: what comes before the first verb, less an opening adverbial ("In 1948, ").
-    let Some(first_verb) = (1..lexemes.len()).find(|&i| verb(i)) else {
+    let comma = |i: usize| lexemes.get(i).is_some_and(|l| l.text == ",");
+    // Appositive clauses between the subject and its verb ("The park, set up in 1962, takes
+    // in ..."; "Marrick, who retired in 1926, died ..."): each is a fact about the subject.
+    let mut appositives: Vec<(usize, std::ops::Range<usize>)> = Vec::new();
+    let mut first_verb = None;
+    let mut i = 1;
+    while i < lexemes.len() {
+        if comma(i) {
+            let close = (i + 1..lexemes.len()).find(|&j| comma(j));
+            if let (Some(open), Some(close)) = (appositive_start(&lexemes, &lower, i + 1), close) {
+                appositives.push((i, open..close));
+                i = close + 1;
+                // Right after the appositive comes the subject's verb ("..., takes in").
+                let lower_word = lexemes.get(i).is_some_and(|l| {
+                    l.kind == LexKind::Word && !l.text.starts_with(char::is_uppercase)
+                });
+                if lower_word {
+                    first_verb = Some(i);
+                    break;
+                }
+                continue;
+            }
+        }
+        if verb(i) {
+            first_verb = Some(i);
+            break;
+        }
+        i += 1;
+    }
+    let Some(first_verb) = first_verb else {
         return Vec::new();
     };
-    let opening = opening_adverbial(&lexemes, &lower, first_verb);
-    if opening >= first_verb {
+    // An opening participle phrase ("Completed in 1894, the viaduct ...") is one more.
+    let opening_participle = lower.first().is_some_and(|w| {
+        let w = w.as_str();
+        (w.len() > 5 && w.ends_with("ing") && !NOT_PREDICATES.contains(&w))
+            || (w.len() >= 5 && w.ends_with("ed"))
+            || PARTICIPLES.contains(&w)
+            || lexicon::IRREGULAR_PASTS.contains(&w)
+    });
+    if opening_participle {
+        if let Some(close) = (1..first_verb).find(|&j| comma(j)) {
+            if appositives.first().is_none_or(|(c, _)| *c > close) {
+                appositives.insert(0, (close, 0..close));
+            }
+        }
+    }
+    let (subject_start, subject_end) = match appositives.as_slice() {
+        [(close, range), rest @ ..] if range.start == 0 => (
+            close + 1,
+            rest.first().map_or(first_verb, |(comma, _)| *comma),
+        ),
+        [(comma, _), ..] => (0, *comma),
+        [] => (0, first_verb),
+    };
+    let opening = opening_adverbial(&lexemes, &lower, subject_end).max(subject_start);
+    if opening >= subject_end {
         return Vec::new();
     }
-    let subject = claim[lexemes[opening].start..lexemes[first_verb].start].trim_end();
+    let subject = claim[lexemes[opening].start..lexemes[subject_end].start].trim_end();
     // A subject of function words only ("The" before a misread verb) would let a fact match
     // any sentence: no cut then.
-    let named = (opening..first_verb).any(|i| {
+    let named = (opening..subject_end).any(|i| {
         lexemes[i].kind != LexKind::Punct && !lexicon::STOPWORDS.contains(&lower[i].as_str())
     });
     if !named {
@@ -51,7 +102,7 @@ pub fn split(claim: &str) -> Vec<String> {
     // Where each later fact starts, and whether it names its own subject.
     let mut cuts: Vec<(usize, bool)> = Vec::new();
     for i in first_verb + 1..lexemes.len().saturating_sub(1) {
-        let after_comma = lexemes[i - 1].text == ",";
+        let after_comma = comma(i - 1);
         let next = i + 1;
         match lower[i].as_str() {
             ";" => cuts.push((next, !verb(next))),
@@ -61,31 +112,57 @@ pub fn split(claim: &str) -> Vec<String> {
             "and" | "but" | "while" | "whereas" if after_comma => {
                 if verb(next) {
                     cuts.push((next, false));
-                } else if own_clause(&lexemes, &lower, next) {
+                } else if own_clause(&lexemes, &lower, next) || !listed(&lexemes, first_verb, i - 1)
+                {
                     cuts.push((next, true));
                 }
+            }
+            // A trailing participle phrase or noun phrase about the subject ("..., setting off
+            // from Aldmoor"; "born in 1861, the daughter of a shipwright").
+            // A participle borrows the subject; a noun phrase stands alone, as it may be
+            // about the object before it ("uses the K9, an eight-core processor").
+            "," if trailing_phrase(&lexemes, &lower, next) => {
+                let noun_phrase = matches!(lower[next].as_str(), "the" | "a" | "an");
+                cuts.push((next, noun_phrase));
             }
             _ => {}
         }
     }
-    if cuts.is_empty() || cuts.len() >= MOST_FACTS {
+    let count = cuts.len() + appositives.len();
+    if count == 0 || count >= MOST_FACTS {
         return Vec::new();
     }
-    let mut facts = Vec::with_capacity(cuts.len() + 1);
-    // The first fact runs from the start to the word that joins the second.
-    let ends: Vec<usize> = cuts.iter().map(|&(start, _)| start - 1).collect();
-    let mut start = 0;
-    let mut own_subject = true;
-    for (k, &end) in ends.iter().chain([&lexemes.len()]).enumerate() {
-        let words = &lexemes[start..end];
-        let text = span(claim, words);
-        if words.iter().filter(|l| l.kind != LexKind::Punct).count() < LEAST_PREDICATE_WORDS {
+    let enough = |words: &[Lexeme<'_>]| {
+        words.iter().filter(|l| l.kind != LexKind::Punct).count() >= LEAST_PREDICATE_WORDS
+    };
+    let mut facts = Vec::with_capacity(count + 1);
+    for (_, range) in &appositives {
+        let words = &lexemes[range.clone()];
+        if !enough(words) {
             return Vec::new();
         }
-        facts.push(if own_subject {
-            text.to_string()
-        } else {
-            format!("{subject} {text}")
+        facts.push(format!("{subject} {}", span(claim, words)));
+    }
+    // The main clause runs from the subject (its appositives left out) to the first cut.
+    let ends: Vec<usize> = cuts.iter().map(|&(start, _)| start - 1).collect();
+    let mut start = if appositives.is_empty() {
+        0
+    } else {
+        first_verb
+    };
+    let mut own_subject = appositives.is_empty();
+    for (k, &end) in ends.iter().chain([&lexemes.len()]).enumerate() {
+        let words = &lexemes[start..end.max(start)];
+        if !enough(words) {
+            return Vec::new();
+        }
+        let text = span(claim, words);
+        let lead = &claim[lexemes[subject_start.min(opening)].start..lexemes[subject_end].start];
+        facts.push(match (own_subject, k) {
+            (true, _) => text.to_string(),
+            // The main clause keeps an opening adverbial ("In 1948, the commission ...").
+            (false, 0) => format!("{} {text}", lead.trim_end()),
+            (false, _) => format!("{subject} {text}"),
         });
         if let Some(&(next, own)) = cuts.get(k) {
             start = next;
@@ -94,6 +171,92 @@ pub fn split(claim: &str) -> Vec<String> {
     }
     facts
 }
+
+/// Where an appositive clause's words start when one opens at `k` (after a comma): a
+/// participle ("set up in 1962", "first held in 1962") or "who"/"which" ("who retired in
+/// 1926", the pronoun left out).
+fn appositive_start(lexemes: &[Lexeme<'_>], lower: &[String], k: usize) -> Option<usize> {
+    let word = lower.get(k)?.as_str();
+    if matches!(word, "who" | "which") {
+        return Some(k + 1);
+    }
+    if is_participle(lexemes, lower, k) {
+        return Some(k);
+    }
+    let modifier = matches!(word, "first" | "originally" | "once" | "later");
+    (modifier && is_participle(lexemes, lower, k + 1)).then_some(k)
+}
+
+/// Whether a phrase about the subject starts at `k` after a comma: a participle or an "-ing"
+/// verb ("setting off from Aldmoor"), or a noun phrase with no verb of its own up to the next
+/// comma or the end ("the daughter of a shipwright").
+fn trailing_phrase(lexemes: &[Lexeme<'_>], lower: &[String], k: usize) -> bool {
+    let Some(word) = lower.get(k).map(String::as_str) else {
+        return false;
+    };
+    let gerund = word.len() > 5
+        && word.ends_with("ing")
+        && !NOT_PREDICATES.contains(&word)
+        && lexemes[k].kind == LexKind::Word;
+    if gerund || (is_participle(lexemes, lower, k) && !NOT_PREDICATES.contains(&word)) {
+        return true;
+    }
+    matches!(word, "the" | "a" | "an")
+        && (k + 1..lexemes.len())
+            .take_while(|&j| lexemes[j].text != ",")
+            .all(|j| !is_verb(lexemes, lower, j))
+}
+
+/// Whether the comma at `comma` closes a list ("lakes, woods, and meadows"): an earlier item
+/// after the verb of a few words only, between two commas.
+fn listed(lexemes: &[Lexeme<'_>], verb: usize, comma: usize) -> bool {
+    let mut commas: Vec<usize> = (verb..comma).filter(|&i| lexemes[i].text == ",").collect();
+    commas.push(comma);
+    commas
+        .windows(2)
+        .any(|w| w[1] - w[0] <= LIST_ITEM_WORDS + 1)
+}
+
+/// Words an item of a list has at most.
+const LIST_ITEM_WORDS: usize = 3;
+
+/// "-ing" words and participles that open no predicate of the subject after a comma.
+const NOT_PREDICATES: &[&str] = &[
+    "including",
+    "according",
+    "excluding",
+    "following",
+    "compared",
+    "including",
+    "making",
+    "meaning",
+    "depending",
+    "regarding",
+    "starting",
+    "beginning",
+    "ending",
+];
+
+/// A past participle: a lower-case word in "-ed", an irregular past, or a participle that
+/// differs from its past ("born", "known", "written").
+fn is_participle(lexemes: &[Lexeme<'_>], lower: &[String], k: usize) -> bool {
+    let (Some(lexeme), Some(word)) = (lexemes.get(k), lower.get(k)) else {
+        return false;
+    };
+    if lexeme.kind != LexKind::Word || lexeme.text.chars().next().is_some_and(char::is_uppercase) {
+        return false;
+    }
+    let word = word.as_str();
+    (word.len() >= 5 && word.ends_with("ed") && !word.ends_with("eed"))
+        || lexicon::IRREGULAR_PASTS.contains(&word)
+        || PARTICIPLES.contains(&word)
+}
+
+/// Past participles that are not also past tenses (those are in `IRREGULAR_PASTS`).
+const PARTICIPLES: &[&str] = &[
+    "set", "born", "known", "begun", "written", "given", "taken", "seen", "grown", "shown",
+    "chosen", "drawn", "found", "run", "left", "held",
+];
 
 /// The text from the first lexeme to the last, without a trailing comma or full stop.
 fn span<'a>(claim: &'a str, words: &[Lexeme<'a>]) -> &'a str {
@@ -297,6 +460,52 @@ mod tests {
         ] {
             assert!(split(claim).is_empty(), "{claim:?} -> {:?}", split(claim));
         }
+    }
+
+    #[test]
+    fn appositive_and_trailing_phrases_are_facts_of_their_own() {
+        assert_eq!(
+            split(
+                "The race, first held in 1962, has had Brannock Foods as its sponsor since 2016."
+            ),
+            [
+                "The race first held in 1962",
+                "The race has had Brannock Foods as its sponsor since 2016",
+            ]
+        );
+        assert_eq!(
+            split("Marrick, who retired in 1926, died in Halvern."),
+            ["Marrick retired in 1926", "Marrick died in Halvern"]
+        );
+        assert_eq!(
+            split("Completed in 1894, the viaduct has 27 arches."),
+            ["the viaduct Completed in 1894", "the viaduct has 27 arches"]
+        );
+        assert_eq!(
+            split("The race covered 812 km, setting off from Aldmoor."),
+            [
+                "The race covered 812 km",
+                "The race setting off from Aldmoor"
+            ]
+        );
+        // A noun phrase after a comma may be about the object: it stands alone.
+        assert_eq!(
+            split("Marrick was born in Halvern in 1861, the daughter of a shipwright."),
+            [
+                "Marrick was born in Halvern in 1861",
+                "the daughter of a shipwright"
+            ]
+        );
+        // ", and" before a clause whose verb it does not know, when no list comes before.
+        assert_eq!(
+            split("The range stretched for 340 km, and nineteen of its peaks top 3,000 m."),
+            [
+                "The range stretched for 340 km",
+                "nineteen of its peaks top 3,000 m"
+            ]
+        );
+        // "including" and the like open no predicate.
+        assert!(split("The park has 40 lakes, including Orla.").is_empty());
     }
 
     #[test]

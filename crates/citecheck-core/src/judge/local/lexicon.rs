@@ -85,6 +85,7 @@ pub const CLAUSE_BREAKS: &[&str] = &["but", "and", "while", "whereas", "although
 pub const FINITE_VERBS: &[&str] = &[
     "is", "was", "are", "were", "has", "have", "had", "will", "would", "can", "could", "may",
     "might", "must", "should", "shall", "does", "did", "remains", "became", "becomes", "lies",
+    "died", "used",
 ];
 
 /// Irregular past tenses that are not also common nouns or adjectives ("left", "set" and

@@ -134,7 +134,7 @@ impl LocalJudge {
     /// that the page states apart (`facts`): it is then read from its facts.
     pub fn assess(&self, claim: &str, passages: &[String]) -> Judgement {
         let page = Page::read(passages);
-        let (whole, _) = self.assess_on(claim, &page);
+        let (whole, _, _) = self.assess_on(claim, &page);
         if whole.label != JudgeLabel::NotFound {
             return whole;
         }
@@ -150,11 +150,11 @@ impl LocalJudge {
     /// is supported (the page is then plainly about the claim, and says otherwise on one
     /// point). `None` otherwise: a fact the page is silent on leaves the claim not found.
     fn assess_facts(&self, facts: &[String], page: &Page<'_>) -> Option<Judgement> {
-        let judged: Vec<(Judgement, f64)> = facts
+        let judged: Vec<(Judgement, f64, f64)> = facts
             .iter()
             .map(|fact| self.assess_on(fact, page))
             .collect();
-        let count = |label: JudgeLabel| judged.iter().filter(|(j, _)| j.label == label).count();
+        let count = |label: JudgeLabel| judged.iter().filter(|(j, ..)| j.label == label).count();
         let (supported, contradicted) = (
             count(JudgeLabel::Supported),
             count(JudgeLabel::Contradicted),
@@ -168,11 +168,15 @@ impl LocalJudge {
             judged
                 .into_iter()
                 .enumerate()
-                .find(|(_, (j, _))| j.label == JudgeLabel::Contradicted)?
+                .find(|(_, (j, ..))| j.label == JudgeLabel::Contradicted)
+                // A fact is short: its conflict must also cover most of it with the slot
+                // counted as missing, not only most of the rest ("employed 40 engineers by
+                // 1900" against "about 300 people today" covers little of it).
+                .filter(|(_, (_, _, coverage))| *coverage >= self.thresholds.contradict)?
         } else {
             return None;
         };
-        let (k, (judgement, score)) = deciding;
+        let (k, (judgement, score, _)) = deciding;
         let label = judgement.label;
         Some(Judgement {
             confidence: calibrate::confidence(label, score).clamp(0.0, 1.0),
@@ -188,15 +192,19 @@ impl LocalJudge {
         })
     }
 
-    /// The judgement of one claim against passages already read, and its decisive score.
-    fn assess_on(&self, claim: &str, page: &Page<'_>) -> (Judgement, f64) {
+    /// The judgement of one claim against passages already read, its decisive score and the
+    /// coverage of the sentence it quotes.
+    fn assess_on(&self, claim: &str, page: &Page<'_>) -> (Judgement, f64, f64) {
         let claim_text = claim;
-        let claim = Analysis::new(claim);
+        let mut claim = Analysis::new(claim);
         let Page {
             split,
             pairs,
             weights,
+            names,
         } = page;
+        claim.name_opener(|form| names.contains(form));
+        let claim = claim;
         let topic = Topic::of(&claim, split.iter().flat_map(|(_, _, a)| a));
         let align = |sentence: &Analysis, context: &[&Analysis]| {
             align(&claim, sentence, context, &topic, weights)
@@ -387,7 +395,7 @@ impl LocalJudge {
         support: Option<Candidate<'_>>,
         conflict: Option<Candidate<'_>>,
         any: Option<Candidate<'_>>,
-    ) -> (Judgement, f64) {
+    ) -> (Judgement, f64, f64) {
         // A sentence that means the claim counts as covering it, at the threshold.
         let s = support.as_ref().map_or(0.0, |c| {
             if c.by_meaning {
@@ -452,7 +460,8 @@ impl LocalJudge {
                 None => format!("score={score:.3} no sentence in the passages"),
             }),
         };
-        (judgement, score)
+        let coverage = chosen.as_ref().map_or(0.0, |c| c.alignment.coverage);
+        (judgement, score, coverage)
     }
 }
 
@@ -465,11 +474,13 @@ struct Page<'p> {
     /// analysis, the passage and the two segments.
     pairs: Vec<(&'p str, Analysis, usize, usize, usize)>,
     weights: Weights,
+    /// The forms of every word of a name the passages write mid-sentence.
+    names: std::collections::HashSet<String>,
 }
 
 impl<'p> Page<'p> {
     fn read(passages: &'p [String]) -> Page<'p> {
-        let split: Vec<(&str, Vec<segment::Segment>, Vec<Analysis>)> = passages
+        let mut split: Vec<(&str, Vec<segment::Segment>, Vec<Analysis>)> = passages
             .iter()
             .map(|passage| {
                 let segments = segment::split(passage);
@@ -480,7 +491,17 @@ impl<'p> Page<'p> {
                 (passage.as_str(), segments, analyses)
             })
             .collect();
+        let names: std::collections::HashSet<String> = split
+            .iter()
+            .flat_map(|(_, _, a)| a.iter().flat_map(|a| a.name_forms().map(str::to_string)))
+            .collect();
+        for (_, _, analyses) in &mut split {
+            for analysis in analyses {
+                analysis.name_opener(|form| names.contains(form));
+            }
+        }
         let weights = Weights::over(split.iter().flat_map(|(_, _, a)| a));
+        let known = &names;
         let pairs = split
             .iter()
             .enumerate()
@@ -497,7 +518,9 @@ impl<'p> Page<'p> {
                     };
                     joined.then(|| {
                         let text = &passage[w[0].range.start..w[1].range.end];
-                        (text, Analysis::new(text), p, k, k + 1)
+                        let mut analysis = Analysis::new(text);
+                        analysis.name_opener(|form| known.contains(form));
+                        (text, analysis, p, k, k + 1)
                     })
                 })
             })
@@ -506,6 +529,7 @@ impl<'p> Page<'p> {
             split,
             pairs,
             weights,
+            names,
         }
     }
 }
@@ -641,6 +665,23 @@ mod tests {
         let year = Analysis::new("The river carries water in 1990.");
         let alignment = align(&claim, &year, &[], &Topic::default(), &Weights::default());
         assert_eq!(judge.support_bar(&alignment), DEFAULT_SUPPORT_THRESHOLD);
+    }
+
+    #[test]
+    fn a_claim_opening_with_a_name_the_page_uses_is_contradicted_by_a_rival_in_its_place() {
+        let page = "## Towns\n\nThe largest town in the hills is Veskstad, with 23,000 people. \
+            The provincial capital, Tarmen, lies on the plain to the east of the hills.";
+        let j = judged("Veskstad is the provincial capital.", &[page]);
+        assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+        assert!(j
+            .detail
+            .unwrap_or_default()
+            .contains("conflict(Veskstad vs Tarmen)"));
+        // A word the page never writes as a name stays the first word of the claim.
+        let page = "## Prices\n\nIn the town, rents rose by 9% last year. The council said \
+            rents would be reviewed, and Tarmen said nothing.";
+        let j = judged("Rents rose by 9% last year.", &[page]);
+        assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
     }
 
     #[test]

@@ -8,7 +8,7 @@ use super::analyse::{is_acronym, Analysis, CueKind, Entity};
 use super::anchor::{anchored, number_fit};
 use super::clause;
 use super::compare::{self, NumberFit};
-use super::lexicon::Dimension;
+use super::lexicon::{self, Dimension};
 use super::numbers::{Measure, Quantity};
 use super::opposite;
 use super::{comparison, rank};
@@ -318,6 +318,10 @@ pub fn align(
             // C" against "Nova") is a part or a standard, not another maker or person: rivals
             // have the same shape.
             .filter(|s| is_acronym(&s.text) == is_acronym(&c.text))
+            // A people's adjective ("their Dutch rider", "the Scottish bacteriologist") says
+            // where someone is from: it stands in the place of a country, not of a race or a
+            // person ("Dutch" is no rival of "Tour of the Brack Valley").
+            .filter(|s| !is_demonym(s) || is_country(c))
             // A name in the other arm of a comparison is what the sentence sets against its
             // subject, so it cannot be the sentence saying the claim of someone else.
             .filter(|s| !sentence.aside.get(s.span.start).copied().unwrap_or(false))
@@ -394,6 +398,22 @@ fn telling_matches(claim: &Analysis, sentence: &Analysis, numbers: &[NumberFit])
         }
     }
     matched.len()
+}
+
+/// A name written as a people's adjective ("Dutch", "Scottish").
+fn is_demonym(entity: &Entity) -> bool {
+    let text = entity.text.trim().to_lowercase();
+    lexicon::DEMONYMS
+        .iter()
+        .any(|(demonym, _)| *demonym == text)
+}
+
+/// A name that is a country (or its people's adjective, normalised to the country).
+fn is_country(entity: &Entity) -> bool {
+    entity
+        .forms
+        .iter()
+        .all(|f| lexicon::DEMONYMS.iter().any(|(_, place)| place == f))
 }
 
 /// A quantity unlikely to be shared by chance (see [`Alignment::telling_numbers`]).
@@ -584,6 +604,15 @@ mod tests {
             &Topic::default(),
             &Weights::default(),
         )
+    }
+
+    #[test]
+    fn a_people_s_adjective_is_no_rival_of_a_name_that_is_no_country() {
+        let a = aligned(
+            "Lena Vos won the Tour of the Brack Valley.",
+            "Their Dutch rider won the Tour in 2024.",
+        );
+        assert_eq!(a.entity_conflict, None);
     }
 
     #[test]

@@ -298,7 +298,11 @@ pub fn align(
         let referred = sentence.anaphoric && context.iter().any(|x| x.mentions(c));
         !(sentence.mentions(c) || referred)
     };
-    for c in claim.entities.iter().filter(absent) {
+    // A name is no rival when the sentence gives it another title than the claim's: "the
+    // first woman to reach the summit" is not "the first person to", however many words the
+    // two share.
+    let same_title = !other_title(claim, sentence);
+    for c in claim.entities.iter().filter(absent).filter(|_| same_title) {
         let replaced = sentence
             .entities
             .iter()
@@ -398,6 +402,35 @@ fn telling_matches(claim: &Analysis, sentence: &Analysis, numbers: &[NumberFit])
         }
     }
     matched.len()
+}
+
+/// Whether the sentence's "first" or superlative ("first woman", "largest city") ranks
+/// another kind of thing than the claim's ("first person", "largest lake"), and never the
+/// claim's: the noun after it differs.
+fn other_title(claim: &Analysis, sentence: &Analysis) -> bool {
+    let titled = |text: &Analysis| -> Vec<(String, String)> {
+        (0..text.forms.len())
+            .filter(|&i| {
+                text.form(i) == Some("1st") || text.superlative.get(i).copied().unwrap_or(false)
+            })
+            .filter_map(|i| {
+                let rank = text.form(i)?.to_string();
+                let noun = (i + 1..(i + 3).min(text.forms.len()))
+                    .filter_map(|j| text.form(j))
+                    .find(|f| text.is_content(f))?;
+                Some((rank, noun.to_string()))
+            })
+            .collect()
+    };
+    let (claimed, stated) = (titled(claim), titled(sentence));
+    claimed.iter().any(|(rank, noun)| {
+        let same_rank: Vec<&String> = stated
+            .iter()
+            .filter(|(r, _)| r == rank)
+            .map(|(_, n)| n)
+            .collect();
+        !same_rank.is_empty() && !same_rank.contains(&noun)
+    })
 }
 
 /// A name written as a people's adjective ("Dutch", "Scottish").
@@ -604,6 +637,17 @@ mod tests {
             &Topic::default(),
             &Weights::default(),
         )
+    }
+
+    #[test]
+    fn a_name_with_another_title_is_no_rival() {
+        let claim = "The surveyor Jonas Brekke was the first person to reach the summit of Kaldr.";
+        let other = "In 1903 the schoolteacher Hanna Lind became the first woman to reach the \
+                     summit of Kaldr.";
+        assert_eq!(aligned(claim, other).entity_conflict, None);
+        let same = "In 1903 the schoolteacher Hanna Lind became the first person to reach the \
+                    summit of Kaldr.";
+        assert!(aligned(claim, same).entity_conflict.is_some());
     }
 
     #[test]

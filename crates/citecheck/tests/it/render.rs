@@ -81,22 +81,45 @@ fn verify(cmd: &mut Command, url: &str) -> serde_json::Value {
     })
 }
 
+/// The script-built page served on loopback, with what keeps it up.
+/// Fields drop in order: the server, then its runtime, then the page's directory.
+struct ShellSite {
+    site: StaticSite,
+    _runtime: tokio::runtime::Runtime,
+    _dir: tempfile::TempDir,
+}
+
+impl ShellSite {
+    fn start() -> ShellSite {
+        let dir = tempfile::tempdir().expect("temp dir");
+        std::fs::write(dir.path().join("rivers.html"), shell_page()).expect("page written");
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .expect("runtime");
+        let site = runtime
+            .block_on(StaticSite::serve(dir.path()))
+            .expect("site");
+        ShellSite {
+            site,
+            _runtime: runtime,
+            _dir: dir,
+        }
+    }
+
+    fn url(&self) -> String {
+        format!("{}/rivers", self.site.base_url())
+    }
+}
+
 #[test]
 fn a_script_built_article_is_supported_only_with_the_local_renderer() {
     let Some(chromium) = chromium() else {
         return;
     };
-    let dir = tempfile::tempdir().expect("temp dir");
-    std::fs::write(dir.path().join("rivers.html"), shell_page()).expect("page written");
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
-        .enable_all()
-        .build()
-        .expect("runtime");
-    let site = runtime
-        .block_on(StaticSite::serve(dir.path()))
-        .expect("site");
-    let url = format!("{}/rivers", site.base_url());
+    let served = ShellSite::start();
+    let url = served.url();
 
     let plain = verify(&mut citecheck(), &url);
     assert_eq!(plain["citations"][0]["label"], "not_found", "{plain}");
@@ -123,16 +146,7 @@ fn a_run_with_the_renderer_leaves_no_browser_profile_behind() {
     let Some(chromium) = chromium() else {
         return;
     };
-    let dir = tempfile::tempdir().expect("temp dir");
-    std::fs::write(dir.path().join("rivers.html"), shell_page()).expect("page written");
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
-        .enable_all()
-        .build()
-        .expect("runtime");
-    let site = runtime
-        .block_on(StaticSite::serve(dir.path()))
-        .expect("site");
+    let served = ShellSite::start();
     // The profile goes under the system temporary directory, which TMPDIR names.
     let tmp = tempfile::tempdir().expect("temp dir");
 
@@ -141,7 +155,7 @@ fn a_run_with_the_renderer_leaves_no_browser_profile_behind() {
             .env("CITECHECK_RENDER", "chromium")
             .env("CITECHECK_CHROMIUM", &chromium)
             .env("TMPDIR", tmp.path()),
-        &format!("{}/rivers", site.base_url()),
+        &served.url(),
     );
     assert_eq!(rendered["overall"], "supported", "{rendered}");
     let profiles: Vec<_> = std::fs::read_dir(tmp.path())

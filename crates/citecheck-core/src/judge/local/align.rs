@@ -415,9 +415,9 @@ fn other_title(claim: &Analysis, sentence: &Analysis) -> bool {
             })
             .filter_map(|i| {
                 let rank = text.form(i)?.to_string();
-                let noun = (i + 1..(i + 3).min(text.forms.len()))
-                    .filter_map(|j| text.form(j))
-                    .find(|f| text.is_content(f))?;
+                // The noun right after it: "the first to reach" and "the largest and oldest
+                // city" name no kind, and so no other title.
+                let noun = text.form(i + 1).filter(|f| text.is_content(f))?;
                 Some((rank, noun.to_string()))
             })
             .collect()
@@ -586,6 +586,12 @@ fn affirmed_elsewhere(text: &Analysis, form: &str) -> bool {
 /// ("printed its last Sunday edition in 2019"), while a page that says it stopped denies a
 /// claim that it goes on.
 fn negated(text: &Analysis, other: &Analysis, bound: Option<usize>, halts: bool) -> bool {
+    let other_denies = other.cues.iter().any(|cue| {
+        matches!(
+            cue.kind,
+            CueKind::Negation | CueKind::Refusal | CueKind::Halt
+        )
+    });
     let count = text
         .cues
         .iter()
@@ -605,8 +611,11 @@ fn negated(text: &Analysis, other: &Analysis, bound: Option<usize>, halts: bool)
         // A verb that denies the act after it denies that act only: "declined to renew the
         // freeze" says nothing against "let the freeze lapse" unless the other text has the
         // renewing (the head of the scope) too.
+        // When the other text denies something itself ("did not reach the final" against
+        // "failed to qualify for the final"), the two denials are read as one, as before.
         .filter(|cue| {
             !matches!(cue.kind, CueKind::Halt | CueKind::Refusal)
+                || other_denies
                 || text.forms[cue.scope.clone()]
                     .iter()
                     .flatten()
@@ -648,6 +657,13 @@ mod tests {
         let same = "In 1903 the schoolteacher Hanna Lind became the first person to reach the \
                     summit of Kaldr.";
         assert!(aligned(claim, same).entity_conflict.is_some());
+        // A rank with no kind after it is no other title.
+        let bare = "The surveyor Jonas Brekke was the first to reach the summit of Kaldr.";
+        assert!(aligned(bare, same).entity_conflict.is_some());
+        let claim = "The surveyor Jonas Brekke was the first person to reach the summit of Kaldr.";
+        let listed = "In 1903 the schoolteacher Hanna Lind became the first and only person to \
+                      reach the summit of Kaldr.";
+        assert!(aligned(claim, listed).entity_conflict.is_some());
     }
 
     #[test]
@@ -666,6 +682,16 @@ mod tests {
         assert!(differs("The association renewed its rent freeze in April."));
         assert!(!differs(
             "The association let its rent freeze lapse in April."
+        ));
+        // Against a text that denies too, the two denials agree.
+        let same = |claim: &str, sentence: &str| !aligned(claim, sentence).polarity_differs();
+        assert!(same(
+            "The team failed to qualify for the final.",
+            "The team did not reach the final."
+        ));
+        assert!(same(
+            "The team did not qualify for the final.",
+            "The team failed to reach the final."
         ));
         let page = "The paper stopped printing its price index in 2022.";
         let differs = |claim: &str| aligned(claim, page).polarity_differs();

@@ -96,7 +96,10 @@ pub fn split(claim: &str) -> Vec<String> {
     let named = (opening..subject_end).any(|i| {
         lexemes[i].kind != LexKind::Punct && !lexicon::STOPWORDS.contains(&lower[i].as_str())
     });
-    if !named {
+    // Nor may it end in a conjunction: the verb before it went unread ("Given the data, the
+    // firm cut jobs and closed plants" would borrow "the firm cut jobs and").
+    let dangling = matches!(lower[subject_end - 1].as_str(), "and" | "or" | "but");
+    if !named || dangling {
         return Vec::new();
     }
     // Where each later fact starts, and whether it names its own subject.
@@ -506,6 +509,8 @@ mod tests {
         );
         // "including" and the like open no predicate.
         assert!(split("The park has 40 lakes, including Orla.").is_empty());
+        // A subject that would end in "and" means its verb went unread: no cut.
+        assert!(split("Given the data, the firm cut jobs and closed plants.").is_empty());
     }
 
     #[test]

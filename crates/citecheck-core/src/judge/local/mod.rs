@@ -474,7 +474,7 @@ struct Page<'p> {
     /// analysis, the passage and the two segments.
     pairs: Vec<(&'p str, Analysis, usize, usize, usize)>,
     weights: Weights,
-    /// The forms of every word of a name the passages write mid-sentence.
+    /// The forms of the one-word names the passages write mid-sentence.
     names: std::collections::HashSet<String>,
 }
 
@@ -682,6 +682,11 @@ mod tests {
             rents would be reviewed, and Tarmen said nothing.";
         let j = judged("Rents rose by 9% last year.", &[page]);
         assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
+        // A word of a longer name is no name of its own: "Revenue" of "the Inland Revenue".
+        let page = "## Results\n\nTurnover at Brannock rose 9% in 2024. The Inland Revenue \
+            fined the firm in 2023.";
+        let j = judged("Revenue rose 9% in 2024.", &[page]);
+        assert_ne!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
     }
 
     #[test]

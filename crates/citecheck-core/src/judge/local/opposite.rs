@@ -107,12 +107,30 @@ fn direction(text: &Analysis, j: usize) -> Option<&'static str> {
     static FORMS: OnceLock<(String, String)> = OnceLock::new();
     let (rise, fall) = FORMS.get_or_init(|| (normalise("rise").form, normalise("fall").form));
     let before_quantity = text.quantities.iter().any(|q| q.span.start == j + 1);
+    // A particle of a phrasal verb is no direction: "women make up 30% of the board", "signed
+    // up 500 members", "shut down 12 stores".
+    let phrasal = j
+        .checked_sub(1)
+        .and_then(|p| text.form(p))
+        .is_some_and(|f| PHRASAL_VERBS.iter().any(|v| normalise(v).form == f));
+    if phrasal {
+        return None;
+    }
     match text.form(j)? {
         "up" if before_quantity => Some(rise),
         "down" if before_quantity => Some(fall),
         _ => None,
     }
 }
+
+/// Verbs whose "up" or "down" is a particle, not a rise or a fall ("closed up 2%" and "ended
+/// down 1%" are market moves, so those verbs are not here).
+const PHRASAL_VERBS: &[&str] = &[
+    "make", "makes", "made", "take", "takes", "took", "set", "sets", "pick", "picked", "sign",
+    "signed", "shut", "shuts", "break", "broke", "turn", "turned", "put", "puts", "use", "used",
+    "give", "gave", "bring", "brought", "step", "stepped", "back", "backed", "add", "added", "cut",
+    "cuts", "wind", "wound",
+];
 
 #[cfg(test)]
 mod tests {
@@ -182,6 +200,15 @@ mod tests {
             // The same direction in other words.
             ("Revenue rose 9%.", "Revenue increased 9% while costs fell."),
             ("Revenue rose 9%.", "Revenue was up 9% on the year."),
+            // "up" and "down" as a verb's particle are no direction.
+            (
+                "The share of women on the board fell to 30%.",
+                "Women make up 30% of the board.",
+            ),
+            (
+                "Membership of the club fell in 2020.",
+                "In 2020 the club signed up 500 new members.",
+            ),
             // "up" and "down" before no quantity are no direction.
             (
                 "Visitor numbers fell last year.",

@@ -101,6 +101,21 @@ fn ranked_lower(claim: &Analysis, at: usize, form: &str, sentence: &Analysis) ->
             e.span.start < j && sentence.clauses.of(e.span.start) == clause && !claim.names(e)
         })
     };
+    // A ranking by another measure is no ranking of the claim's: "the largest lake by volume"
+    // and "ranks only seventh ... by surface area" are both true of one lake.
+    let criterion = |text: &Analysis, from: usize| -> Vec<String> {
+        (from..text.forms.len())
+            .filter(|&i| text.form(i) == Some("by"))
+            .filter_map(|i| text.form(i + 1).filter(|f| text.is_content(f)))
+            .map(str::to_string)
+            .collect()
+    };
+    let claimed = criterion(claim, at);
+    let measured_otherwise =
+        !claimed.is_empty() && criterion(sentence, 0).iter().any(|c| !claimed.contains(c));
+    if measured_otherwise {
+        return false;
+    }
     let is_ranking_verb = |k: usize| sentence.form(k).is_some_and(|f| RANKING_VERBS.contains(&f));
     let lower = (0..sentence.forms.len())
         .filter(|&j| sentence.form(j).and_then(ordinal).is_some_and(|n| n > 1))
@@ -169,6 +184,10 @@ mod tests {
             seventh
         ));
         assert!(!flips("Lake Orm is the deepest lake in Asia.", seventh));
+        assert!(!flips(
+            "Lake Orm is the largest lake in the world by volume.",
+            seventh
+        ));
         let fourth = "It is the longest river in the islands but ranks only fourth among the \
                       rivers of the county, behind the Brack.";
         assert!(flips(

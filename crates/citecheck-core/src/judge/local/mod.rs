@@ -729,6 +729,9 @@ mod tests {
             .with_writer(move || writer.clone())
             .finish();
         tracing::subscriber::with_default(subscriber, || {
+            // Another test thread may have cached the judge's callsites as uninteresting
+            // (no subscriber there) while this one was being set: ask them again.
+            tracing::callsite::rebuild_interest_cache();
             judged(
                 "Water boils at 100 degrees Celsius at sea level.",
                 &[WATER, "Ice melts at 0 degrees. Unrelated words here."],

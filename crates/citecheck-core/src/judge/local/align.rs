@@ -301,8 +301,10 @@ pub fn align(
     // A name is no rival when the sentence gives it another title than the claim's: "the
     // first woman to reach the summit" is not "the first person to", however many words the
     // two share.
-    let same_title = !other_title(claim, sentence);
-    for c in claim.entities.iter().filter(absent).filter(|_| same_title) {
+    // Read only when a claim name is missing, as for most sentences none is.
+    let absent_names: Vec<&Entity> = claim.entities.iter().filter(absent).collect();
+    let rivals_possible = !absent_names.is_empty() && !other_title(claim, sentence);
+    for c in absent_names.into_iter().filter(|_| rivals_possible) {
         let replaced = sentence
             .entities
             .iter()

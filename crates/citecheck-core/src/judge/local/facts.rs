@@ -64,13 +64,9 @@ pub fn split(claim: &str) -> Vec<String> {
         return Vec::new();
     };
     // An opening participle phrase ("Completed in 1894, the viaduct ...") is one more.
-    let opening_participle = lower.first().is_some_and(|w| {
-        let w = w.as_str();
-        (w.len() > 5 && w.ends_with("ing") && !NOT_PREDICATES.contains(&w))
-            || (w.len() >= 5 && w.ends_with("ed"))
-            || PARTICIPLES.contains(&w)
-            || lexicon::IRREGULAR_PASTS.contains(&w)
-    });
+    let opening_participle = lower
+        .first()
+        .is_some_and(|w| gerund_form(w) || participle_form(w));
     if opening_participle {
         if let Some(close) = (1..first_verb).find(|&j| comma(j)) {
             if appositives.first().is_none_or(|(c, _)| *c > close) {
@@ -120,10 +116,9 @@ pub fn split(claim: &str) -> Vec<String> {
                     cuts.push((next, true));
                 }
             }
-            // A trailing participle phrase or noun phrase about the subject ("..., setting off
-            // from Aldmoor"; "born in 1861, the daughter of a shipwright").
-            // A participle borrows the subject; a noun phrase stands alone, as it may be
-            // about the object before it ("uses the K9, an eight-core processor").
+            // A trailing participle phrase borrows the subject ("..., setting off from
+            // Aldmoor"); a noun phrase stands alone, as it may be about the object before it
+            // ("uses the K9, an eight-core processor").
             "," if trailing_phrase(&lexemes, &lower, next) => {
                 let noun_phrase = matches!(lower[next].as_str(), "the" | "a" | "an");
                 cuts.push((next, noun_phrase));
@@ -154,17 +149,18 @@ pub fn split(claim: &str) -> Vec<String> {
         first_verb
     };
     let mut own_subject = appositives.is_empty();
+    // What the main clause's text follows when it has no subject of its own: the subject with
+    // an opening adverbial ("In 1948, the commission ..."), the appositives left out.
+    let lead = claim[lexemes[subject_start].start..lexemes[subject_end].start].trim_end();
     for (k, &end) in ends.iter().chain([&lexemes.len()]).enumerate() {
         let words = &lexemes[start..end.max(start)];
         if !enough(words) {
             return Vec::new();
         }
         let text = span(claim, words);
-        let lead = &claim[lexemes[subject_start.min(opening)].start..lexemes[subject_end].start];
         facts.push(match (own_subject, k) {
             (true, _) => text.to_string(),
-            // The main clause keeps an opening adverbial ("In 1948, the commission ...").
-            (false, 0) => format!("{} {text}", lead.trim_end()),
+            (false, 0) => format!("{lead} {text}"),
             (false, _) => format!("{subject} {text}"),
         });
         if let Some(&(next, own)) = cuts.get(k) {
@@ -197,10 +193,7 @@ fn trailing_phrase(lexemes: &[Lexeme<'_>], lower: &[String], k: usize) -> bool {
     let Some(word) = lower.get(k).map(String::as_str) else {
         return false;
     };
-    let gerund = word.len() > 5
-        && word.ends_with("ing")
-        && !NOT_PREDICATES.contains(&word)
-        && lexemes[k].kind == LexKind::Word;
+    let gerund = gerund_form(word) && lexemes[k].kind == LexKind::Word;
     if gerund || (is_participle(lexemes, lower, k) && !NOT_PREDICATES.contains(&word)) {
         return true;
     }
@@ -230,7 +223,6 @@ const NOT_PREDICATES: &[&str] = &[
     "excluding",
     "following",
     "compared",
-    "including",
     "making",
     "meaning",
     "depending",
@@ -249,10 +241,23 @@ fn is_participle(lexemes: &[Lexeme<'_>], lower: &[String], k: usize) -> bool {
     if lexeme.kind != LexKind::Word || lexeme.text.chars().next().is_some_and(char::is_uppercase) {
         return false;
     }
-    let word = word.as_str();
-    (word.len() >= 5 && word.ends_with("ed") && !word.ends_with("eed"))
-        || lexicon::IRREGULAR_PASTS.contains(&word)
-        || PARTICIPLES.contains(&word)
+    participle_form(word)
+}
+
+/// A past participle by its form: "-ed", an irregular past, or a participle that differs from
+/// its past.
+fn participle_form(word: &str) -> bool {
+    ed_form(word) || lexicon::IRREGULAR_PASTS.contains(&word) || PARTICIPLES.contains(&word)
+}
+
+/// A regular past in "-ed" ("opened"), short of the nouns in "-eed" ("speed", "seed").
+fn ed_form(word: &str) -> bool {
+    word.len() >= 5 && word.ends_with("ed") && !word.ends_with("eed")
+}
+
+/// An "-ing" verb that opens a predicate ("setting off"), short of "including" and the like.
+fn gerund_form(word: &str) -> bool {
+    word.len() > 5 && word.ends_with("ing") && !NOT_PREDICATES.contains(&word)
 }
 
 /// Past participles that are not also past tenses (those are in `IRREGULAR_PASTS`).
@@ -319,7 +324,7 @@ fn is_verb(lexemes: &[Lexeme<'_>], lower: &[String], i: usize) -> bool {
     let word = word.as_str();
     lexicon::FINITE_VERBS.contains(&word)
         || lexicon::IRREGULAR_PASTS.contains(&word)
-        || (word.len() >= 5 && word.ends_with("ed") && !word.ends_with("eed"))
+        || ed_form(word)
         || present_after_name(lexemes, word, i)
 }
 

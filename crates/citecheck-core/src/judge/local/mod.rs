@@ -134,7 +134,7 @@ impl LocalJudge {
     /// that the page states apart (`facts`): it is then read from its facts.
     pub fn assess(&self, claim: &str, passages: &[String]) -> Judgement {
         let page = Page::read(passages);
-        let (whole, _, _) = self.assess_on(claim, &page);
+        let whole = self.assess_on(claim, &page).judgement;
         if whole.label != JudgeLabel::NotFound {
             return whole;
         }
@@ -150,11 +150,12 @@ impl LocalJudge {
     /// is supported (the page is then plainly about the claim, and says otherwise on one
     /// point). `None` otherwise: a fact the page is silent on leaves the claim not found.
     fn assess_facts(&self, facts: &[String], page: &Page<'_>) -> Option<Judgement> {
-        let judged: Vec<(Judgement, f64, f64)> = facts
+        let judged: Vec<Assessed> = facts
             .iter()
             .map(|fact| self.assess_on(fact, page))
             .collect();
-        let count = |label: JudgeLabel| judged.iter().filter(|(j, ..)| j.label == label).count();
+        let count =
+            |label: JudgeLabel| judged.iter().filter(|a| a.judgement.label == label).count();
         let (supported, contradicted) = (
             count(JudgeLabel::Supported),
             count(JudgeLabel::Contradicted),
@@ -163,23 +164,22 @@ impl LocalJudge {
             judged
                 .into_iter()
                 .enumerate()
-                .min_by(|a, b| a.1 .1.total_cmp(&b.1 .1))?
+                .min_by(|a, b| a.1.score.total_cmp(&b.1.score))?
         } else if contradicted == 1 && supported + 1 == judged.len() {
             judged
                 .into_iter()
                 .enumerate()
-                .find(|(_, (j, ..))| j.label == JudgeLabel::Contradicted)
+                .find(|(_, a)| a.judgement.label == JudgeLabel::Contradicted)
                 // A fact is short: its conflict must also cover most of it with the slot
                 // counted as missing, not only most of the rest ("employed 40 engineers by
                 // 1900" against "about 300 people today" covers little of it).
-                .filter(|(_, (_, _, coverage))| *coverage >= self.thresholds.contradict)?
+                .filter(|(_, a)| a.coverage >= self.thresholds.contradict)?
         } else {
             return None;
         };
-        let (k, (judgement, score, _)) = deciding;
-        let label = judgement.label;
+        // The fact's own confidence stands: it was read from the deciding score.
+        let (k, Assessed { judgement, .. }) = deciding;
         Some(Judgement {
-            confidence: calibrate::confidence(label, score).clamp(0.0, 1.0),
             detail: judgement.detail.map(|d| {
                 format!(
                     "facts={} deciding=fact {} of {}: {d}",
@@ -194,7 +194,7 @@ impl LocalJudge {
 
     /// The judgement of one claim against passages already read, its decisive score and the
     /// coverage of the sentence it quotes.
-    fn assess_on(&self, claim: &str, page: &Page<'_>) -> (Judgement, f64, f64) {
+    fn assess_on(&self, claim: &str, page: &Page<'_>) -> Assessed {
         let claim_text = claim;
         let mut claim = Analysis::new(claim);
         let Page {
@@ -395,7 +395,7 @@ impl LocalJudge {
         support: Option<Candidate<'_>>,
         conflict: Option<Candidate<'_>>,
         any: Option<Candidate<'_>>,
-    ) -> (Judgement, f64, f64) {
+    ) -> Assessed {
         // A sentence that means the claim counts as covering it, at the threshold.
         let s = support.as_ref().map_or(0.0, |c| {
             if c.by_meaning {
@@ -461,8 +461,20 @@ impl LocalJudge {
             }),
         };
         let coverage = chosen.as_ref().map_or(0.0, |c| c.alignment.coverage);
-        (judgement, score, coverage)
+        Assessed {
+            judgement,
+            score,
+            coverage,
+        }
     }
+}
+
+/// One claim's judgement with what decided it: the decisive score (the confidence was read
+/// from it) and the coverage of the sentence quoted.
+struct Assessed {
+    judgement: Judgement,
+    score: f64,
+    coverage: f64,
 }
 
 /// The passages cut into sentences and analysed once, whatever claim they are asked about.

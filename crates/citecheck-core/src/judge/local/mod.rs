@@ -702,6 +702,45 @@ mod tests {
     }
 
     #[test]
+    fn a_sentence_with_the_claim_s_telling_figures_supports_below_the_word_threshold() {
+        let page = "## Results\n\nBrannock Foods, the frozen-meals maker, reported revenue of \
+            £412 million for the six months to 30 June, up 9% from a year earlier.";
+        let claim =
+            "Brannock Foods' revenue rose 9% to £412 million in the first half of the year.";
+        let j = judged(claim, &[page]);
+        assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
+        let score: f64 = j
+            .detail
+            .as_deref()
+            .and_then(|d| d.strip_prefix("score="))
+            .and_then(|d| d.split_whitespace().next())
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(1.0);
+        assert!(score < DEFAULT_SUPPORT_THRESHOLD, "{:?}", j.detail);
+    }
+
+    #[test]
+    fn a_fact_contradicts_only_with_a_sentence_that_covers_most_of_it() {
+        let passages = vec![
+            "## The firm\n\nCarrow & Marrick was founded in 1889 by two \
+            engineers. Its early work was bridges.\n\n## Today\n\nThe firm now has about 300 \
+            staff."
+                .to_string(),
+        ];
+        let page = Page::read(&passages);
+        let judge = LocalJudge::default();
+        let facts = [
+            "Carrow & Marrick was founded in 1889".to_string(),
+            "Carrow & Marrick employed 40 engineers by 1900".to_string(),
+        ];
+        // The second fact's conflict ("about 300 staff" now) covers little of it.
+        let second = judge.assess_on(&facts[1], &page);
+        assert_eq!(second.judgement.label, JudgeLabel::Contradicted);
+        assert!(second.coverage < judge.thresholds.contradict);
+        assert!(judge.assess_facts(&facts, &page).is_none());
+    }
+
+    #[test]
     fn a_sentence_with_only_the_claim_s_names_does_not_outweigh_a_negation() {
         // Issue 18, seventh round: the first sentence carries the claim's names and nothing of
         // what the claim says happened; the second denies it.

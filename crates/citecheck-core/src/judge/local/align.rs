@@ -57,6 +57,9 @@ pub struct Alignment {
     /// with a unit, a currency or a percentage, or a count above a dozen; not a year, a day or
     /// a small count ("two years"), which many sentences share by chance.
     pub telling_numbers: usize,
+    /// The claim's superlative ("the oldest surviving mill") that neither the sentence nor its
+    /// context states: a rank is a claim of its own, which no amount of shared words makes.
+    pub rank_unstated: Option<String>,
 }
 
 /// One item of the claim's coverage: a content word or a quantity.
@@ -91,6 +94,17 @@ impl Alignment {
     /// The sentence states the claim, given enough coverage.
     pub fn consistent(&self) -> bool {
         self.numbers_agree() && !self.polarity_differs() && self.entity_conflict.is_none()
+    }
+
+    /// What a candidate for support is ranked by: its coverage, behind every sentence that
+    /// states the claim's rank when it leaves the rank out (it may still show that the page
+    /// is not against the claim, but it cannot support it).
+    pub fn support_key(&self) -> f64 {
+        if self.rank_unstated.is_some() {
+            self.coverage - 1.0
+        } else {
+            self.coverage
+        }
     }
 
     /// The sentence states the same thing with a slot flipped, given enough coverage.
@@ -180,6 +194,9 @@ impl Alignment {
                 let _ = write!(text, " entities=conflict({claim} vs {page})");
             }
             None => text.push_str(" entities=ok"),
+        }
+        if let Some(rank) = &self.rank_unstated {
+            let _ = write!(text, " rank=unstated({rank})");
         }
         text
     }
@@ -379,8 +396,34 @@ pub fn align(
         reversed,
         entity_conflict: entity_conflict.map(|(c, s)| (c.text.clone(), s.text.clone())),
         telling_numbers: telling_matches(claim, sentence, &numbers),
+        rank_unstated: rank_unstated(claim, sentence, context),
         numbers,
     }
+}
+
+/// The claim's superlative that the sentence and its context leave out: "Millbrook Tide Mill is
+/// the oldest surviving tide mill" is not stated by "one of four tide mills that survive", nor
+/// "the largest rope maker" by "one of only three rope makers". Only a superlative that ranks
+/// ("the" or "its" before it), in "-est" or "best"/"worst": "most" and "least" qualify another
+/// word, which must be stated anyway, and "latest" means recent. The sentence may say it in
+/// other words with a superlative of its own or a record ("a record for the stadium").
+fn rank_unstated(claim: &Analysis, sentence: &Analysis, context: &[&Analysis]) -> Option<String> {
+    if sentence.superlative.iter().any(|&s| s) || sentence.vocabulary.contains("record") {
+        return None;
+    }
+    claim
+        .superlative
+        .iter()
+        .enumerate()
+        .filter(|(_, &superlative)| superlative)
+        .filter(|&(at, _)| {
+            at.checked_sub(1)
+                .is_some_and(|p| matches!(claim.form(p), Some("the" | "its")))
+        })
+        .filter_map(|(at, _)| claim.form(at))
+        .filter(|form| !matches!(*form, "most" | "least" | "latest" | "lat"))
+        .find(|form| !context.iter().any(|c| c.vocabulary.contains(*form)))
+        .map(str::to_string)
 }
 
 /// How many of the claim's telling quantities the sentence states as they are. A lone one
@@ -648,6 +691,41 @@ mod tests {
             &Topic::default(),
             &Weights::default(),
         )
+    }
+
+    #[test]
+    fn a_rank_the_sentence_leaves_out_is_unstated() {
+        let claim = "Millbrook Tide Mill is the oldest surviving tide mill in Orland.";
+        let one_of = aligned(
+            claim,
+            "Millbrook Tide Mill is one of four tide mills that survive in Orland.",
+        );
+        assert!(one_of.rank_unstated.is_some(), "{}", one_of.describe());
+        assert!(one_of.support_key() < 0.0);
+        // The rank as written, in another superlative, or as a record, is stated.
+        for sentence in [
+            "Millbrook Tide Mill is the oldest tide mill that survives in Orland.",
+            "Of the four tide mills that survive in Orland, Millbrook's is the earliest.",
+            "Millbrook Tide Mill holds the record as the surviving tide mill of longest \
+             standing in Orland.",
+        ] {
+            let a = aligned(claim, sentence);
+            assert_eq!(a.rank_unstated, None, "{sentence}");
+            assert_eq!(a.support_key(), a.coverage);
+        }
+        // Only a rank: "latest" dates, "most" qualifies, and a superlative without "the" or
+        // "its" before it ranks nothing the claim states as its own.
+        for claim in [
+            "The plant uses a 28-nanometre process, not the latest one.",
+            "The mill is the most visited site in Millbrook.",
+            "The mill grinds at lowest tide.",
+        ] {
+            let a = aligned(
+                claim,
+                "The mill is a site in Millbrook that grinds at low tide.",
+            );
+            assert_eq!(a.rank_unstated, None, "{claim}");
+        }
     }
 
     #[test]

@@ -375,6 +375,9 @@ fn implicative_negation(word: &str, lower: &[String], i: usize) -> Option<(CueKi
         && !lexicon::ING_NOUNS.contains(&next);
     if lexicon::HALTING_VERBS.contains(&word) && gerund {
         Some((CueKind::Halt, i + 1))
+    } else if word == "yet" && next == "to" && after_auxiliary(lower, i) {
+        // "has yet to score", "is yet to open": the act has not happened.
+        Some((CueKind::Negation, i + 2))
     } else if lexicon::FAILING_VERBS.contains(&word) && next == "to" {
         // The infinitive is a verb: a word that is no function word ("failed to the ground",
         // "refused to their faces").
@@ -386,9 +389,19 @@ fn implicative_negation(word: &str, lower: &[String], i: usize) -> Option<(CueKi
     }
 }
 
+/// Whether the word before lexeme `i` is a form of "have" or "be" ("has yet to", "are yet to").
+fn after_auxiliary(lower: &[String], i: usize) -> bool {
+    i.checked_sub(1).is_some_and(|p| {
+        matches!(
+            lower[p].as_str(),
+            "has" | "have" | "had" | "is" | "are" | "was" | "were" | "am"
+        )
+    })
+}
+
 /// "largest", "most", "best": a superlative by its ending or its word, short of the common
 /// words that merely end in "-est" ("forest", "interest").
-fn is_superlative(word: &str) -> bool {
+pub(super) fn is_superlative(word: &str) -> bool {
     matches!(word, "most" | "least" | "best" | "worst")
         || (word.len() >= 6
             && word.ends_with("est")
@@ -620,6 +633,12 @@ mod tests {
             negated_words("Mayor Hale refused to sign the order."),
             ["sign", "order"]
         );
+        // "Has yet to" denies that the act has happened; "yet" elsewhere denies nothing.
+        assert_eq!(
+            negated_words("He has yet to score for his country."),
+            ["scor", "country"]
+        );
+        assert!(negated_words("The best is yet to come, yet it rained.").is_empty());
         // A fall to a value and a stop at a place deny nothing.
         assert!(negated_words("Sales declined to 4% of revenue.").is_empty());
         assert!(negated_words("The train stopped at Aldmoor.").is_empty());

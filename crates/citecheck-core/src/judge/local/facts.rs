@@ -98,6 +98,21 @@ pub fn split(claim: &str) -> Vec<String> {
     if !named || dangling {
         return Vec::new();
     }
+    // "X is a centre-back who has captained ...": the description and the relative clause
+    // are two facts about the subject, unless the description ranks ("the first woman who
+    // ...", "the only club that ..."), where the clause is what makes the rank.
+    let copular = matches!(
+        lower[first_verb].as_str(),
+        "is" | "was" | "are" | "were" | "became" | "becomes" | "remains" | "remained"
+    ) || (matches!(lower[first_verb].as_str(), "has" | "had" | "have")
+        && lower.get(first_verb + 1).is_some_and(|w| w == "been"));
+    let describes = |who: usize| {
+        copular
+            && !(first_verb..who).any(|j| {
+                matches!(lower[j].as_str(), "first" | "only" | "last")
+                    || super::analyse::is_superlative(&lower[j])
+            })
+    };
     // Where each later fact starts, and whether it names its own subject.
     let mut cuts: Vec<(usize, bool)> = Vec::new();
     for i in first_verb + 1..lexemes.len().saturating_sub(1) {
@@ -105,6 +120,13 @@ pub fn split(claim: &str) -> Vec<String> {
         let next = i + 1;
         match lower[i].as_str() {
             ";" => cuts.push((next, !verb(next))),
+            "who"
+                if describes(i)
+                    && lexemes[i - 1].kind == LexKind::Word
+                    && (verb(next) || (is_adverb(&lower[next]) && verb(next + 1))) =>
+            {
+                cuts.push((next, false));
+            }
             "and" if verb(next) || (is_adverb(&lower[next]) && verb(next + 1)) => {
                 cuts.push((next, false));
             }
@@ -402,6 +424,25 @@ mod tests {
                 "Halvern later moved its head office to Leeds",
             ]
         );
+    }
+
+    #[test]
+    fn a_description_and_its_relative_clause_are_two_facts() {
+        assert_eq!(
+            split(
+                "Born on the Morvane Isles in 1994, Callum Rooke is a centre-back who has \
+                 captained Aldmoor Town since 2021."
+            ),
+            [
+                "Callum Rooke Born on the Morvane Isles in 1994",
+                "Callum Rooke is a centre-back",
+                "Callum Rooke has captained Aldmoor Town since 2021",
+            ]
+        );
+        // A rank needs its clause: "the first woman" alone says nothing.
+        assert!(split("Hanna Lind was the first woman who reached the summit.").is_empty());
+        // "Who" after a verb that is no copula is an object's clause ("met a man who ...").
+        assert!(split("Tarrow met a bookseller who opened a shop in 1988.").is_empty());
     }
 
     #[test]

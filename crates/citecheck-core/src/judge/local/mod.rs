@@ -237,7 +237,7 @@ impl LocalJudge {
                 };
                 let a = &candidate.alignment;
                 trace_candidate(claim_text, &candidate, "sentence");
-                if a.consistent() && better(&best_support, a.coverage, |b| b.coverage) {
+                if a.consistent() && better(&best_support, a.support_key(), |b| b.support_key()) {
                     best_support = Some(candidate.clone());
                 }
                 if a.consistent() && !candidate.heading {
@@ -283,7 +283,9 @@ impl LocalJudge {
                     soft: None,
                 };
                 trace_candidate(claim_text, &candidate, "pair");
-                if better(&best_support, candidate.alignment.coverage, |b| b.coverage) {
+                if better(&best_support, candidate.alignment.support_key(), |b| {
+                    b.support_key()
+                }) {
                     best_support = Some(candidate.clone());
                 }
                 near.push(candidate);
@@ -312,7 +314,8 @@ impl LocalJudge {
             .is_some_and(|c| c.alignment.coverage >= self.thresholds.support);
         let conflict = conflict.filter(|c| c.alignment.conflict_strength() > 0.0);
         let floor = self.thresholds.support - MEANING_MARGIN;
-        near.retain(|c| c.alignment.coverage >= floor);
+        // A sentence that leaves out the claim's rank supports nothing, however close.
+        near.retain(|c| c.alignment.coverage >= floor && c.alignment.rank_unstated.is_none());
         near.sort_by(|a, b| b.alignment.coverage.total_cmp(&a.alignment.coverage));
         near.dedup_by(|a, b| a.quote == b.quote);
         near.truncate(if words_support { 0 } else { MEANING_CANDIDATES });
@@ -413,7 +416,8 @@ impl LocalJudge {
             // Against a contradiction, the support is read without the page's subject, as
             // the contradiction is: the subject alone must not tip the balance.
             (Some(sup), _)
-                if s >= self.support_bar(&sup.alignment)
+                if sup.alignment.rank_unstated.is_none()
+                    && s >= self.support_bar(&sup.alignment)
                     && s > c
                     && (c == 0.0 || sup.by_meaning || sup.alignment.plain_coverage > c) =>
             {
@@ -738,6 +742,24 @@ mod tests {
         assert_eq!(second.judgement.label, JudgeLabel::Contradicted);
         assert!(second.coverage < judge.thresholds.contradict);
         assert!(judge.assess_facts(&facts, &page).is_none());
+    }
+
+    #[test]
+    fn a_sentence_without_the_claim_s_rank_supports_nothing_and_contradicts_nothing() {
+        const MILL: &str = "## The mill\n\nMillbrook Tide Mill was built in 1784 for the \
+                            Hollin estate. It is one of four tide mills that survive in Orland, \
+                            and the only one that still grinds.";
+        let ranked = judged(
+            "Millbrook Tide Mill is the oldest surviving tide mill in Orland.",
+            &[MILL],
+        );
+        assert_eq!(ranked.label, JudgeLabel::NotFound, "{ranked:?}");
+        // Without the rank the same sentence supports the claim.
+        let plain = judged(
+            "Millbrook Tide Mill is a surviving tide mill in Orland.",
+            &[MILL],
+        );
+        assert_eq!(plain.label, JudgeLabel::Supported, "{plain:?}");
     }
 
     #[test]

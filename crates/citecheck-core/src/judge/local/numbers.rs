@@ -170,7 +170,39 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
         i = after.max(i + 1);
     }
     spread_ranges(lexemes, &lower, &mut out);
+    resolve_later_years(&lower, &mut out);
     out.into_iter().map(|(q, _, _)| q).collect()
+}
+
+/// Seconds in the year unit (a Julian year), as the unit table has it.
+const YEAR_SECONDS: f64 = 31_557_600.0;
+
+/// "in 1960, and they were married two years later": a whole number of years "later" (or
+/// "afterwards") after a year of the same text names a year, 1962, and is read as that year.
+/// Narratives chain them, so the year found is the next one's starting point.
+fn resolve_later_years(lower: &[String], found: &mut [(Quantity, f64, usize)]) {
+    let mut last_year: Option<f64> = None;
+    for (q, _, _) in found.iter_mut() {
+        match &q.measure {
+            Measure::Year => last_year = Some(q.value),
+            Measure::Unit(u) if u.name == "year" && q.bound.is_none() => {
+                let years = q.value / YEAR_SECONDS;
+                let later = lower
+                    .get(q.span.end)
+                    .is_some_and(|w| matches!(w.as_str(), "later" | "afterwards"));
+                let whole = (years - years.round()).abs() < 1e-6 && years >= 1.0;
+                if let Some(start) = last_year.filter(|_| later && whole) {
+                    let year = start + years.round();
+                    q.value = year;
+                    q.tolerance = 0.5;
+                    q.measure = Measure::Year;
+                    q.text = format!("{} later ({year})", q.text);
+                    last_year = Some(year);
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 /// Whether the number at `i` follows a capitalised word that is part of a name: not the
@@ -447,6 +479,39 @@ mod tests {
         for (text, value) in table {
             let q = first(text);
             assert!((q.value - value).abs() < 1e-6, "{text}: {}", q.value);
+        }
+    }
+
+    #[test]
+    fn years_later_after_a_year_name_a_year() {
+        let years: Vec<(Measure, f64)> = quantities(&lex(
+            "They met in 1960 and married two years later; three years later they moved.",
+        ))
+        .into_iter()
+        .map(|q| (q.measure, q.value))
+        .collect();
+        assert_eq!(
+            years,
+            [
+                (Measure::Year, 1960.0),
+                (Measure::Year, 1962.0),
+                (Measure::Year, 1965.0)
+            ]
+        );
+        // Without a year before it, or not "later", a span of years stays a duration.
+        for text in [
+            "He retired two years later.",
+            "In 1960 she worked two years there.",
+        ] {
+            let spans: Vec<Quantity> = quantities(&lex(text))
+                .into_iter()
+                .filter(|q| q.measure != Measure::Year)
+                .collect();
+            assert_eq!(spans.len(), 1, "{text}");
+            assert!(
+                matches!(&spans[0].measure, Measure::Unit(u) if u.name == "year"),
+                "{text}"
+            );
         }
     }
 

@@ -92,6 +92,7 @@ mod tests {
             entity_conflict: None,
             items,
             telling_numbers: 0,
+            rank_unstated: None,
         }
     }
 

@@ -174,9 +174,6 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
     out.into_iter().map(|(q, _, _)| q).collect()
 }
 
-/// Seconds in the year unit (a Julian year), as the unit table has it.
-const YEAR_SECONDS: f64 = 31_557_600.0;
-
 /// "in 1960, and they were married two years later": a whole number of years "later" (or
 /// "afterwards") after a year of the same text names a year, 1962, and is read as that year.
 /// Narratives chain them, so the year found is the next one's starting point.
@@ -186,7 +183,8 @@ fn resolve_later_years(lower: &[String], found: &mut [(Quantity, f64, usize)]) {
         match &q.measure {
             Measure::Year => last_year = Some(q.value),
             Measure::Unit(u) if u.name == "year" && q.bound.is_none() => {
-                let years = q.value / YEAR_SECONDS;
+                // The value is in the dimension's base unit; the unit's factor gives years.
+                let years = q.value / u.factor;
                 let later = lower
                     .get(q.span.end)
                     .is_some_and(|w| matches!(w.as_str(), "later" | "afterwards"));

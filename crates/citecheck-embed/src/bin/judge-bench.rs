@@ -6,8 +6,12 @@
 //! with the cache warm (a page's sentences seen before, as in a run with many claims per page).
 //!
 //! ```text
-//! judge-bench [--devset fixtures/devset] [--model-dir DIR] [--repeats 20]
+//! judge-bench [--devset fixtures/devset] [--model-dir DIR] [--repeats 20] [--verdicts FILE]
 //! ```
+//!
+//! `--verdicts FILE` writes each citation's judgement (label, quote, confidence, detail) as one
+//! JSON line per mode, so that a change meant only to make the judge faster can be shown to
+//! change no verdict: run it before and after and compare the files.
 //!
 //! Prints the CPU model and its vector flags, the embedding backend and threads, and per mode
 //! the process CPU time per citation (from /proc/self/stat, 10 ms ticks, summed over all
@@ -29,6 +33,7 @@ struct Args {
     devset: PathBuf,
     model_dir: Option<PathBuf>,
     repeats: usize,
+    verdicts: Option<PathBuf>,
 }
 
 fn parse() -> Result<Args, String> {
@@ -36,6 +41,7 @@ fn parse() -> Result<Args, String> {
         devset: PathBuf::from("fixtures/devset"),
         model_dir: None,
         repeats: 20,
+        verdicts: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -43,6 +49,7 @@ fn parse() -> Result<Args, String> {
         match flag.as_str() {
             "--devset" => args.devset = PathBuf::from(value()?),
             "--model-dir" => args.model_dir = Some(PathBuf::from(value()?)),
+            "--verdicts" => args.verdicts = Some(PathBuf::from(value()?)),
             "--repeats" => {
                 args.repeats = value()?.parse().map_err(|e| format!("--repeats: {e}"))?;
             }
@@ -156,6 +163,25 @@ fn measure(label: &str, judge: &LocalJudge, cites: &[(String, Vec<String>)], rep
     }
 }
 
+/// One JSON line per citation: what `judge` says of it, under `mode`.
+fn verdict_lines(mode: &str, judge: &LocalJudge, cites: &[(String, Vec<String>)]) -> String {
+    let mut out = String::new();
+    for (claim, passages) in cites {
+        let j = judge.assess(claim, passages);
+        let row = serde_json::json!({
+            "mode": mode,
+            "claim": claim,
+            "label": format!("{:?}", j.label),
+            "quote": j.evidence_quote,
+            "confidence": j.confidence,
+            "detail": j.detail,
+        });
+        out.push_str(&row.to_string());
+        out.push('\n');
+    }
+    out
+}
+
 fn main() {
     let args = match parse() {
         Ok(a) => a,
@@ -179,6 +205,10 @@ fn main() {
         DEFAULT_TOP_K
     );
     let lexical = LocalJudge::default();
+    let mut verdicts = String::new();
+    if args.verdicts.is_some() {
+        verdicts.push_str(&verdict_lines("lexical", &lexical, &cites));
+    }
     measure("lexical", &lexical, &cites, args.repeats);
 
     let model = files::resolve_model_dir(args.model_dir.as_deref())
@@ -187,6 +217,9 @@ fn main() {
         Ok(e) => Arc::new(e),
         Err(e) => {
             println!("embedding: skipped ({e})");
+            if let Some(path) = &args.verdicts {
+                write_verdicts(path, &verdicts);
+            }
             return;
         }
     };
@@ -216,4 +249,18 @@ fn main() {
         warm.assess(claim, passages);
     }
     measure("meaning, warm sentence cache", &warm, &cites, args.repeats);
+    if let Some(path) = &args.verdicts {
+        verdicts.push_str(&verdict_lines("meaning", &warm, &cites));
+        write_verdicts(path, &verdicts);
+    }
+}
+
+fn write_verdicts(path: &Path, verdicts: &str) {
+    match std::fs::write(path, verdicts) {
+        Ok(()) => println!("verdicts written to {}", path.display()),
+        Err(e) => {
+            eprintln!("error: writing {}: {e}", path.display());
+            std::process::exit(1);
+        }
+    }
 }

@@ -17,12 +17,14 @@
 //! the process CPU time per citation (from /proc/self/stat, 10 ms ticks, summed over all
 //! threads) beside the wall time.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use citecheck_core::extract;
-use citecheck_core::judge::LocalJudge;
+use citecheck_core::judge::meaning::Tokens;
+use citecheck_core::judge::{EncodeError, LocalJudge, SentenceEncoder};
 use citecheck_core::limits::{Budget, PageLimits};
 use citecheck_core::passage::{self, DEFAULT_MAX_WORDS};
 use citecheck_core::rank::{bm25, DEFAULT_TOP_K};
@@ -139,6 +141,83 @@ fn cpu_description() -> String {
     )
 }
 
+/// The sentence encoder, counting what the judge asks of it: texts asked for, and texts new to
+/// it (those an empty cache must encode), for vectors and for token vectors apart.
+#[derive(Debug)]
+struct Counted {
+    inner: SentenceEmbedder,
+    seen: Mutex<(HashSet<String>, HashSet<String>)>,
+    counts: Mutex<[usize; 4]>,
+    calls: Mutex<(usize, Duration)>,
+}
+
+impl Counted {
+    fn new(inner: SentenceEmbedder) -> Self {
+        Counted {
+            inner,
+            seen: Mutex::default(),
+            counts: Mutex::default(),
+            calls: Mutex::default(),
+        }
+    }
+
+    fn timed<T>(&self, run: impl FnOnce() -> T) -> T {
+        let start = Instant::now();
+        let out = run();
+        if let Ok(mut calls) = self.calls.lock() {
+            calls.0 += 1;
+            calls.1 += start.elapsed();
+        }
+        out
+    }
+
+    fn count(&self, texts: &[&str], tokens: bool) {
+        let (Ok(mut seen), Ok(mut counts)) = (self.seen.lock(), self.counts.lock()) else {
+            return;
+        };
+        let (set, at) = if tokens {
+            (&mut seen.1, 2)
+        } else {
+            (&mut seen.0, 0)
+        };
+        counts[at] += texts.len();
+        counts[at + 1] += texts.iter().filter(|t| set.insert(t.to_string())).count();
+    }
+
+    /// Per citation over `citations`: vectors asked, vectors new, token rows asked, new.
+    fn report(&self, citations: usize) -> String {
+        let c = self.counts.lock().map(|c| *c).unwrap_or_default();
+        let (calls, spent) = self.calls.lock().map(|c| *c).unwrap_or_default();
+        let per = |n: usize| n as f64 / citations.max(1) as f64;
+        format!(
+            "per citation, empty cache: {:.2} sentence vectors asked ({:.2} new), {:.2} token \
+             readings asked ({:.2} new), {:.2} encoder calls, {:.3} ms wall in the encoder",
+            per(c[0]),
+            per(c[1]),
+            per(c[2]),
+            per(c[3]),
+            per(calls),
+            spent.as_secs_f64() * 1e3 / citations.max(1) as f64
+        )
+    }
+}
+
+impl SentenceEncoder for Counted {
+    fn encode(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, EncodeError> {
+        self.count(texts, false);
+        self.timed(|| self.inner.encode(texts))
+    }
+
+    fn encode_tokens(&self, texts: &[&str]) -> Result<Vec<Tokens>, EncodeError> {
+        self.count(texts, true);
+        self.timed(|| self.inner.encode_tokens(texts))
+    }
+
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+}
+
 /// Runs `judge` over every citation `repeats` times; prints CPU and wall time per citation.
 fn measure(label: &str, judge: &LocalJudge, cites: &[(String, Vec<String>)], repeats: usize) {
     let (cpu0, wall0) = (process_cpu(), Instant::now());
@@ -206,6 +285,15 @@ fn main() {
     );
     let lexical = LocalJudge::default();
     let mut verdicts = String::new();
+    // Counts what the judge asks of the encoder over one pass, with its own cache.
+    let count_asks = |embedder: &Arc<Embedder>| {
+        let counted = Arc::new(Counted::new(SentenceEmbedder::new(Arc::clone(embedder))));
+        let judge = LocalJudge::default().with_encoder(counted.clone());
+        for (claim, passages) in &cites {
+            judge.assess(claim, passages);
+        }
+        counted.report(cites.len())
+    };
     if args.verdicts.is_some() {
         verdicts.push_str(&verdict_lines("lexical", &lexical, &cites));
     }
@@ -244,6 +332,7 @@ fn main() {
             n as usize
         );
     }
+    println!("{}", count_asks(&embedder));
     let warm = LocalJudge::default().with_encoder(Arc::new(SentenceEmbedder::new(embedder)));
     for (claim, passages) in &cites {
         warm.assess(claim, passages);

@@ -377,6 +377,12 @@ mod tests {
             ("copies", "copy"),
             ("world's", "world"),
             ("frozen", "freezes"),
+            // Synonym groups of common usage.
+            ("movie", "films"),
+            ("physicians", "doctor"),
+            ("manufactured", "produces"),
+            ("acquired", "bought"),
+            ("renowned", "famous"),
         ];
         for (a, b) in table {
             assert_eq!(normalise(a).form, normalise(b).form, "{a} vs {b}");

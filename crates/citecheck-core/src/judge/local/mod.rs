@@ -135,25 +135,47 @@ impl LocalJudge {
     pub fn assess(&self, claim: &str, passages: &[String]) -> Judgement {
         let page = Page::read(passages);
         let whole = self.assess_on(claim, &page).judgement;
-        if whole.label != JudgeLabel::NotFound {
+        if whole.label == JudgeLabel::Supported {
             return whole;
         }
         let facts = facts::split(claim);
         if facts.len() < 2 {
             return whole;
         }
-        self.assess_facts(&facts, &page).unwrap_or(whole)
+        let judged = self.read_facts(&facts, &page);
+        // A conflict found in a claim of several facts may be one fact's name or number set
+        // against the sentence that states another fact ("won by 38 seconds after taking the
+        // lead on Scarrow Edge" against "won the Tour of the Brack Valley, 38 seconds ahead").
+        // It stands unless the page supports every fact on its own: then nothing was
+        // contradicted.
+        let every_fact_supported = judged
+            .iter()
+            .all(|a| a.judgement.label == JudgeLabel::Supported);
+        if whole.label == JudgeLabel::Contradicted && !every_fact_supported {
+            return whole;
+        }
+        self.read_from_facts(&facts, judged).unwrap_or(whole)
+    }
+
+    /// A claim of several facts read from its facts alone (see [`LocalJudge::read_from_facts`]).
+    #[cfg(test)]
+    fn assess_facts(&self, facts: &[String], page: &Page<'_>) -> Option<Judgement> {
+        self.read_from_facts(facts, self.read_facts(facts, page))
+    }
+
+    /// Each fact of a claim, read on its own against the page.
+    fn read_facts(&self, facts: &[String], page: &Page<'_>) -> Vec<Assessed> {
+        facts
+            .iter()
+            .map(|fact| self.assess_on(fact, page))
+            .collect()
     }
 
     /// A claim of several facts: supported when every fact is (the weakest fact's sentence is
     /// the quote and its score the confidence's), contradicted when one fact is and every other
     /// is supported (the page is then plainly about the claim, and says otherwise on one
     /// point). `None` otherwise: a fact the page is silent on leaves the claim not found.
-    fn assess_facts(&self, facts: &[String], page: &Page<'_>) -> Option<Judgement> {
-        let judged: Vec<Assessed> = facts
-            .iter()
-            .map(|fact| self.assess_on(fact, page))
-            .collect();
+    fn read_from_facts(&self, facts: &[String], judged: Vec<Assessed>) -> Option<Judgement> {
         let count =
             |label: JudgeLabel| judged.iter().filter(|a| a.judgement.label == label).count();
         let (supported, contradicted) = (
@@ -664,6 +686,31 @@ mod tests {
     }
 
     #[test]
+    fn a_conflict_between_one_fact_and_another_fact_s_sentence_contradicts_nothing() {
+        // The first sentence states the founding and names another city in the place of the
+        // claim's second fact; the page supports each fact on its own.
+        let page = "## History\n\nThe Harwick River Commission was founded in 1921 in Brno by \
+            the riparian states. Its first chairman was an engineer from Lyon.\n\n## Today\n\n\
+            The river carries grain, ore and timber. Since 1962 the commission has been based \
+            in Ostrava, in a former customs house.";
+        let claim = "The Harwick River Commission was founded in 1921 and has been based in \
+            Ostrava since 1962.";
+        let page_passages = [page.to_string()];
+        let judge = LocalJudge::default();
+        let whole = judge
+            .assess_on(claim, &Page::read(&page_passages))
+            .judgement;
+        assert_eq!(whole.label, JudgeLabel::Contradicted, "{:?}", whole.detail);
+        let j = judged(claim, &[page]);
+        assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
+        assert!(j.detail.unwrap_or_default().starts_with("facts=2 "));
+        // A fact the page states otherwise still contradicts the claim.
+        let wrong = "The Harwick River Commission was founded in 1921 and has been based in \
+            Ostrava since 1978.";
+        assert_eq!(judged(wrong, &[page]).label, JudgeLabel::Contradicted);
+    }
+
+    #[test]
     fn a_telling_figure_stated_as_it_is_lowers_the_support_bar() {
         let judge = LocalJudge::default();
         let claim = Analysis::new("About 6,500 cubic metres of water flow out each second.");
@@ -801,17 +848,26 @@ mod tests {
             .with_max_level(tracing::Level::TRACE)
             .with_writer(move || writer.clone())
             .finish();
+        let logged = || {
+            String::from_utf8(captured.0.lock().expect("not poisoned").clone()).expect("UTF-8 log")
+        };
         tracing::subscriber::with_default(subscriber, || {
-            // Another test thread may have cached the judge's callsites as uninteresting
-            // (no subscriber there) while this one was being set: ask them again.
-            tracing::callsite::rebuild_interest_cache();
-            judged(
-                "Water boils at 100 degrees Celsius at sea level.",
-                &[WATER, "Ice melts at 0 degrees. Unrelated words here."],
-            );
+            // Another test thread may cache the judge's callsites as uninteresting (it has no
+            // subscriber) while this one is being set up, even after the cache is rebuilt: a
+            // race of the tracing crate's global interest cache, seen once in about thirty
+            // runs. So the cache is rebuilt and the judge asked again, a few times at most.
+            for _ in 0..5 {
+                tracing::callsite::rebuild_interest_cache();
+                judged(
+                    "Water boils at 100 degrees Celsius at sea level.",
+                    &[WATER, "Ice melts at 0 degrees. Unrelated words here."],
+                );
+                if logged().contains("judge candidate") {
+                    break;
+                }
+            }
         });
-        let text =
-            String::from_utf8(captured.0.lock().expect("not poisoned").clone()).expect("UTF-8 log");
+        let text = logged();
         assert!(text.contains("judge candidate"), "{text}");
         assert!(
             text.contains("Water boils at 100 degrees Celsius"),

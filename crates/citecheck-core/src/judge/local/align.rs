@@ -505,7 +505,8 @@ fn telling(q: &Quantity) -> bool {
         }
         Measure::Noun(_) | Measure::Bare => !q.identifier && q.value.abs() > 12.0,
         Measure::Clock(_) => true,
-        Measure::Year | Measure::Day(_) => false,
+        // Ages cluster: many people of a page are in their twenties or sixties.
+        Measure::Year | Measure::Day(_) | Measure::Age => false,
     }
 }
 

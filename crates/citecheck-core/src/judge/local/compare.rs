@@ -66,11 +66,13 @@ pub fn comparable(a: &Measure, b: &Measure, loose: bool) -> bool {
                         | (Dimension::Temperature, Dimension::Angle)
                 )
         }
-        (Year, Year) | (Clock(_), Clock(_)) | (Bare, Bare) => true,
+        (Year, Year) | (Clock(_), Clock(_)) | (Bare, Bare) | (Age, Age) => true,
         (Day(x), Day(y)) => x == y,
         (Noun(x), Noun(y)) => loose || x == y,
         (Noun(_), Bare) | (Bare, Noun(_)) => true,
         (Unit(_), Bare) | (Bare, Unit(_)) => loose,
+        // "Reyn, 24, won ..." states the age a claim gives in years.
+        (Age, Bare) | (Bare, Age) => loose,
         _ => false,
     }
 }

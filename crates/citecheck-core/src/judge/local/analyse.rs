@@ -483,6 +483,13 @@ fn names(
                 && capital(end + 1)
             {
                 end += 2;
+            } else if end + 2 < lexemes.len()
+                && CONNECTORS.contains(&lower[end].as_str())
+                && lower[end + 1] == "the"
+                && capital(end + 2)
+            {
+                // "Tour of the Brack Valley", "Bank of the North": one name.
+                end += 3;
             } else {
                 break;
             }
@@ -556,6 +563,14 @@ mod tests {
             .into_iter()
             .map(|e| e.text)
             .collect()
+    }
+
+    #[test]
+    fn a_name_runs_on_through_of_the() {
+        assert_eq!(
+            entity_texts("In 2025 Tomas Reyn won the Tour of the Brack Valley on Sunday."),
+            vec!["Tomas Reyn", "Tour of the Brack Valley"]
+        );
     }
 
     #[test]

@@ -190,6 +190,12 @@ mod tests {
                 "Exports were up 5% in March.",
                 "Exports were down 5% in March.",
             ),
+            // The claim's verb on another object, its opposite on the claim's object.
+            (
+                "Kestrel Bay councillors approved the Tidewater Group's proposal to buy the terminal.",
+                "Councillors approved the museum's funding by 31 votes to 12, and rejected a \
+                 proposal from the Tidewater Group to buy the terminal.",
+            ),
         ] {
             assert!(flips(claim, sentence), "{claim} / {sentence}");
         }

@@ -130,8 +130,9 @@ impl LocalJudge {
 
     /// The judgement, computed synchronously (the [`Judge`] impl only wraps this).
     ///
-    /// A claim the page neither supports nor contradicts as a whole may state several facts
-    /// that the page states apart (`facts`): it is then read from its facts.
+    /// A claim the page does not support as a whole may state several facts that the page
+    /// states apart (`facts`): it is then read from its facts, except that a contradiction of
+    /// the whole stands unless the page supports every fact.
     pub fn assess(&self, claim: &str, passages: &[String]) -> Judgement {
         let page = Page::read(passages);
         let whole = self.assess_on(claim, &page).judgement;

@@ -460,6 +460,10 @@ pub(super) struct Clock {
 }
 
 impl Clock {
+    /// The clock the probes read.
+    #[cfg(unix)]
+    const CPU_CLOCK: libc::clockid_t = libc::CLOCK_THREAD_CPUTIME_ID;
+
     #[cfg(unix)]
     fn cpu() -> Option<std::time::Duration> {
         let mut ts = libc::timespec {
@@ -468,7 +472,7 @@ impl Clock {
         };
         // SAFETY: `ts` is a live, writable `timespec` for the whole call, and the clock id is a
         // constant of the platform; the call writes nothing else.
-        let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+        let rc = unsafe { libc::clock_gettime(Self::CPU_CLOCK, &mut ts) };
         let secs = u64::try_from(ts.tv_sec).ok()?;
         let nanos = u32::try_from(ts.tv_nsec).ok()?;
         (rc == 0).then(|| std::time::Duration::new(secs, nanos))
@@ -477,6 +481,20 @@ impl Clock {
     #[cfg(not(unix))]
     fn cpu() -> Option<std::time::Duration> {
         None
+    }
+
+    /// The resolution of the CPU clock the probes read, as the kernel reports it.
+    #[cfg(unix)]
+    pub(super) fn resolution() -> Option<std::time::Duration> {
+        let mut ts = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: as in `cpu`: a live, writable `timespec` and a constant clock id.
+        let rc = unsafe { libc::clock_getres(Self::CPU_CLOCK, &mut ts) };
+        let secs = u64::try_from(ts.tv_sec).ok()?;
+        let nanos = u32::try_from(ts.tv_nsec).ok()?;
+        (rc == 0).then(|| std::time::Duration::new(secs, nanos))
     }
 
     pub(super) fn now() -> Self {

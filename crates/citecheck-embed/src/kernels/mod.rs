@@ -447,21 +447,26 @@ mod tests {
             .collect()
     }
 
-    /// Regression (issue 10): the AVX2 probe read a tick-granular CPU clock and reported 194
-    /// GFLOP/s on a core whose 256-bit FMA bound is ~118. A core with AVX-512 does at least as
-    /// many f32 FLOPs per cycle in 512-bit FMAs as in 256-bit ones, so the AVX2 figure cannot
-    /// be well above the AVX-512 one (the margin covers frequency changes between the runs).
+    /// Regression (issue 10): the AVX2 probe read `/proc/thread-self/schedstat`, which moves
+    /// only at scheduler ticks (4 ms), and reported 194 GFLOP/s on a core whose 256-bit FMA
+    /// bound is ~118. The probes now read the thread's CPU clock, which must be far finer than
+    /// a tick. (This test used to compare the AVX2 and AVX-512 probes' figures; that is a timed
+    /// assertion, and it failed on a loaded 2-vCPU VM, where time the host steals counts as
+    /// the thread's. The figures are a benchmark's: `embed-bench` prints them.)
+    #[cfg(all(unix, target_arch = "x86_64"))]
     #[test]
-    fn the_avx2_peak_probe_stays_under_the_avx512_one() {
-        if !(Backend::Avx2.is_supported() && Backend::Avx512.is_supported()) {
-            eprintln!("skipped: this CPU lacks AVX2 or AVX-512");
-            return;
-        }
-        let (avx2, avx512) = (peak_gflops(Backend::Avx2), peak_gflops(Backend::Avx512));
+    fn the_peak_probes_read_a_clock_far_finer_than_a_scheduler_tick() {
+        let resolution = avx512::Clock::resolution().expect("the thread CPU clock exists");
         assert!(
-            avx2 > 0.0 && avx2 <= 1.25 * avx512,
-            "avx2 {avx2} vs avx512 {avx512}"
+            resolution <= std::time::Duration::from_micros(1),
+            "{resolution:?}"
         );
+        for backend in [Backend::Avx2, Backend::Avx512, Backend::Avx512Bf16] {
+            if backend.is_supported() {
+                let peak = peak_gflops(backend);
+                assert!(peak.is_finite() && peak > 0.0, "{backend}: {peak}");
+            }
+        }
     }
 
     #[test]

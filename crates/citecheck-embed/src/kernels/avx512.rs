@@ -484,7 +484,7 @@ impl Clock {
     }
 
     /// The resolution of the CPU clock the probes read, as the kernel reports it.
-    #[cfg(unix)]
+    #[cfg(all(unix, test))]
     pub(super) fn resolution() -> Option<std::time::Duration> {
         let mut ts = libc::timespec {
             tv_sec: 0,

@@ -464,18 +464,24 @@ impl Clock {
     #[cfg(unix)]
     const CPU_CLOCK: libc::clockid_t = libc::CLOCK_THREAD_CPUTIME_ID;
 
+    /// Calls `query` with a zeroed `timespec` for it to fill, and reads the result.
     #[cfg(unix)]
-    fn cpu() -> Option<std::time::Duration> {
+    fn read(query: impl FnOnce(&mut libc::timespec) -> libc::c_int) -> Option<std::time::Duration> {
         let mut ts = libc::timespec {
             tv_sec: 0,
             tv_nsec: 0,
         };
-        // SAFETY: `ts` is a live, writable `timespec` for the whole call, and the clock id is a
-        // constant of the platform; the call writes nothing else.
-        let rc = unsafe { libc::clock_gettime(Self::CPU_CLOCK, &mut ts) };
+        let rc = query(&mut ts);
         let secs = u64::try_from(ts.tv_sec).ok()?;
         let nanos = u32::try_from(ts.tv_nsec).ok()?;
         (rc == 0).then(|| std::time::Duration::new(secs, nanos))
+    }
+
+    #[cfg(unix)]
+    fn cpu() -> Option<std::time::Duration> {
+        // SAFETY: `ts` is a live, writable `timespec` for the whole call, and the clock id is a
+        // constant of the platform; the call writes nothing else.
+        Self::read(|ts| unsafe { libc::clock_gettime(Self::CPU_CLOCK, ts) })
     }
 
     #[cfg(not(unix))]
@@ -486,15 +492,8 @@ impl Clock {
     /// The resolution of the CPU clock the probes read, as the kernel reports it.
     #[cfg(all(unix, test))]
     pub(super) fn resolution() -> Option<std::time::Duration> {
-        let mut ts = libc::timespec {
-            tv_sec: 0,
-            tv_nsec: 0,
-        };
         // SAFETY: as in `cpu`: a live, writable `timespec` and a constant clock id.
-        let rc = unsafe { libc::clock_getres(Self::CPU_CLOCK, &mut ts) };
-        let secs = u64::try_from(ts.tv_sec).ok()?;
-        let nanos = u32::try_from(ts.tv_nsec).ok()?;
-        (rc == 0).then(|| std::time::Duration::new(secs, nanos))
+        Self::read(|ts| unsafe { libc::clock_getres(Self::CPU_CLOCK, ts) })
     }
 
     pub(super) fn now() -> Self {

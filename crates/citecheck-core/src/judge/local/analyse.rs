@@ -225,6 +225,7 @@ impl Analysis {
                 };
                 Cue { kind, scope }
             })
+            .filter(|cue| !(cue.kind == CueKind::Negation && affirms(&lower, cue)))
             .collect();
 
         let mut name_numbers = vec![false; lexemes.len()];
@@ -359,6 +360,25 @@ impl Analysis {
             .iter()
             .any(|a| entity.run_initials.contains(a.as_str()))
     }
+}
+
+/// Whether a negation cue, for all its "not" or "no", affirms the act in its scope: "not until
+/// 1972" says it happened in 1972; "no other river crosses as many" and "no woman had been a
+/// member before her" say the subject is the one that does or the first that did. Read as a
+/// denial, each would flip the polarity of a claim that states the act plainly.
+fn affirms(lower: &[String], cue: &Cue) -> bool {
+    let Some(at) = cue.scope.start.checked_sub(1) else {
+        return false;
+    };
+    let scope = &lower[cue.scope.clone()];
+    let has = |word: &str| scope.iter().any(|w| w == word);
+    if has("until") || has("till") {
+        return true;
+    }
+    // Only a determiner's "no" ("no woman", "nobody", "no one") makes a uniqueness: "did not
+    // score before his thirtieth birthday" denies the act before that time.
+    let determiner = matches!(lower[at].as_str(), "no" | "nobody" | "none");
+    determiner && (scope.first().is_some_and(|w| w == "other") || has("else") || has("before"))
 }
 
 /// Where the negation starts when `word` (at lexeme `i`) is a verb that denies what follows it:
@@ -679,6 +699,22 @@ mod tests {
         assert!(negated("The reader did not once fail to recognise us.").is_empty());
         assert_eq!(negated("The minister declined to comment."), ["comment"]);
         assert_eq!(negated("The bridge has not yet opened."), ["open"]);
+    }
+
+    #[test]
+    fn a_negation_that_affirms_the_act_is_no_negation() {
+        let cues = |text: &str| Analysis::new(text).cues.len();
+        // It happened, later: "not until".
+        assert_eq!(cues("It was not until the 87th minute that he scored."), 0);
+        assert_eq!(cues("The bridge did not open till 1902."), 0);
+        // Uniqueness: the subject is the one that does it, or the first that did.
+        assert_eq!(cues("No other river crosses as many countries."), 0);
+        assert_eq!(cues("No woman had been a member before Marrick."), 0);
+        assert_eq!(cues("Nobody else has won it twice."), 0);
+        // A plain "not ... before" still denies the act before that time.
+        assert_eq!(cues("He did not score before his 30th birthday."), 1);
+        assert_eq!(cues("No woman has been a member."), 1);
+        assert_eq!(cues("The river does not cross other countries."), 1);
     }
 
     #[test]

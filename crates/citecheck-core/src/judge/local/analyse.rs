@@ -8,6 +8,7 @@ use super::clause::Clauses;
 use super::lex::{is_stopword, lex, normalise, LexKind, Lexeme};
 use super::lexicon;
 use super::numbers::{quantities, Quantity};
+use super::vocabulary;
 
 /// How a cue negates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,6 +80,8 @@ pub struct Analysis {
     /// A lone capitalised word opening the text, which may be a name or only the first word
     /// (see [`Analysis::name_opener`]).
     opener: Option<Entity>,
+    /// By lexeme index: whether it is a word written in lower case.
+    lowercase: Vec<bool>,
     /// Initials of each run of capitalised words, for acronyms ("Food and Drug Administration").
     initials: Vec<String>,
     /// Words written in capitals ("FDA", "AWS"), lower-cased.
@@ -265,10 +268,15 @@ impl Analysis {
                 })
             });
         let superlative = lower.iter().map(|w| is_superlative(w)).collect();
+        let lowercase = lexemes
+            .iter()
+            .map(|l| l.kind == LexKind::Word && l.text.starts_with(|c: char| c.is_lowercase()))
+            .collect();
         let continues_until = lower.iter().any(|w| matches!(w.as_str(), "until" | "till"));
         Analysis {
             anaphoric,
             opener,
+            lowercase,
             continues_until,
             superlative,
             clauses,
@@ -286,15 +294,34 @@ impl Analysis {
         }
     }
 
-    /// Takes the word opening the text for a name when `is_name` says its form is one (the
-    /// page writes it capitalised mid-sentence): "Veskstad is the capital ..." then names
-    /// Veskstad, and another name in its place contradicts it.
-    pub fn name_opener(&mut self, is_name: impl Fn(&str) -> bool) {
+    /// Takes the word opening the text for a name when the page says it is one: `is_name`
+    /// says the page writes its form capitalised mid-sentence ("... founded at Veskstad"),
+    /// `written_lower` that it writes it in lower case ("... as rents rose"). A word the page
+    /// writes neither way is a name when it is no dictionary word. "Veskstad is the capital
+    /// ..." then names Veskstad, and another name in its place contradicts it.
+    pub fn name_opener(
+        &mut self,
+        is_name: impl Fn(&str) -> bool,
+        written_lower: impl Fn(&str) -> bool,
+    ) {
         if let Some(opener) = self.opener.take() {
-            if opener.forms.iter().all(|f| is_name(f)) {
+            let coined = || {
+                !opener.forms.iter().any(|f| written_lower(f))
+                    && !vocabulary::is_english_word(&opener.text)
+            };
+            if opener.forms.iter().all(|f| is_name(f)) || coined() {
                 self.entities.insert(0, opener);
             }
         }
+    }
+
+    /// The forms of its words written in lower case.
+    pub fn lowercase_forms(&self) -> impl Iterator<Item = &str> {
+        self.forms
+            .iter()
+            .zip(&self.lowercase)
+            .filter(|(_, &lower)| lower)
+            .filter_map(|(f, _)| f.as_deref())
     }
 
     /// The forms of its one-word names. A word of a longer name is often a common word
@@ -591,6 +618,21 @@ mod tests {
             entity_texts("In 2025 Tomas Reyn won the Tour of the Brack Valley on Sunday."),
             vec!["Tomas Reyn", "Tour of the Brack Valley"]
         );
+    }
+
+    #[test]
+    fn an_opener_is_a_name_when_the_page_says_so_or_no_dictionary_holds_it() {
+        let named = |text: &str, page_name: bool, page_lower: bool| {
+            let mut a = Analysis::new(text);
+            a.name_opener(|_| page_name, |_| page_lower);
+            a.entities.iter().any(|e| e.span.start == 0)
+        };
+        assert!(named("Rents rose by 9%.", true, false));
+        assert!(!named("Rents rose by 9%.", false, false));
+        assert!(named("Dornvik lies on the plain.", false, false));
+        // The page writes it in lower case: a word of some language, not a name.
+        assert!(!named("Dornvik lies on the plain.", false, true));
+        assert!(!named("Charging took 47 minutes.", false, false));
     }
 
     #[test]

@@ -44,6 +44,7 @@ mod place;
 mod rank;
 mod segment;
 mod soft;
+mod vocabulary;
 
 use align::{align, Alignment, Topic, Weights};
 use analyse::Analysis;
@@ -225,8 +226,9 @@ impl LocalJudge {
             pairs,
             weights,
             names,
+            lowercase,
         } = page;
-        claim.name_opener(|form| names.contains(form));
+        claim.name_opener(|form| names.contains(form), |form| lowercase.contains(form));
         let claim = claim;
         let topic = Topic::of(&claim, split.iter().flat_map(|(_, _, a)| a));
         let align = |sentence: &Analysis, context: &[&Analysis]| {
@@ -515,6 +517,8 @@ struct Page<'p> {
     weights: Weights,
     /// The forms of the one-word names the passages write mid-sentence.
     names: std::collections::HashSet<String>,
+    /// The forms of the words the passages write in lower case.
+    lowercase: std::collections::HashSet<String>,
 }
 
 impl<'p> Page<'p> {
@@ -534,13 +538,21 @@ impl<'p> Page<'p> {
             .iter()
             .flat_map(|(_, _, a)| a.iter().flat_map(|a| a.name_forms().map(str::to_string)))
             .collect();
+        let lowercase: std::collections::HashSet<String> = split
+            .iter()
+            .flat_map(|(_, _, a)| {
+                a.iter()
+                    .flat_map(|a| a.lowercase_forms().map(str::to_string))
+            })
+            .collect();
         for (_, _, analyses) in &mut split {
             for analysis in analyses {
-                analysis.name_opener(|form| names.contains(form));
+                analysis.name_opener(|form| names.contains(form), |form| lowercase.contains(form));
             }
         }
         let weights = Weights::over(split.iter().flat_map(|(_, _, a)| a));
         let known = &names;
+        let lowered = &lowercase;
         let pairs = split
             .iter()
             .enumerate()
@@ -558,7 +570,10 @@ impl<'p> Page<'p> {
                     joined.then(|| {
                         let text = &passage[w[0].range.start..w[1].range.end];
                         let mut analysis = Analysis::new(text);
-                        analysis.name_opener(|form| known.contains(form));
+                        analysis.name_opener(
+                            |form| known.contains(form),
+                            |form| lowered.contains(form),
+                        );
                         (text, analysis, p, k, k + 1)
                     })
                 })
@@ -569,6 +584,7 @@ impl<'p> Page<'p> {
             pairs,
             weights,
             names,
+            lowercase,
         }
     }
 }
@@ -741,6 +757,12 @@ mod tests {
             .detail
             .unwrap_or_default()
             .contains("conflict(Veskstad vs Tarmen)"));
+        // A page that writes the name only at the start of sentences: no dictionary holds it,
+        // so it is a name all the same.
+        let page = "## Towns\n\nDornvik, with about 9,000 inhabitants, is the largest town in \
+            the hills. The provincial capital, Selmar, lies on the plain to the east.";
+        let j = judged("Dornvik is the provincial capital.", &[page]);
+        assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
         // A word the page never writes as a name stays the first word of the claim.
         let page = "## Prices\n\nIn the town, rents rose by 9% last year. The council said \
             rents would be reviewed, and Tarmen said nothing.";

@@ -91,7 +91,9 @@ fn comparison(text: &Analysis) -> Option<Comparison<'_>> {
 /// "older" compares different things.
 pub fn reversed(claim: &Analysis, sentence: &Analysis) -> Option<String> {
     let c = comparison(claim)?;
-    let s = comparison(sentence)?;
+    let Some(s) = comparison(sentence) else {
+        return one_armed(&c, sentence);
+    };
     let (more, less) = kin();
     let related = |w: &String| more.contains(w) || less.contains(w);
     if c.word != s.word && !(related(&c.word) && related(&s.word)) || c.between != s.between {
@@ -105,6 +107,40 @@ pub fn reversed(claim: &Analysis, sentence: &Analysis) -> Option<String> {
         return None;
     };
     (c.direction * s.direction * order < 0).then_some(c.word)
+}
+
+/// The claim's comparative when the sentence, comparing without "than", gives the claim's
+/// other arm the lead: "a light roast holds more caffeine" against "dark roast contains more
+/// caffeine than light roast". Only "more" and "less" and their kin, with what the claim
+/// compares right after them and the other arm before them in their clause, in a sentence
+/// that does not name the claim's own subject.
+fn one_armed(c: &Comparison<'_>, sentence: &Analysis) -> Option<String> {
+    let (more, less) = kin();
+    if c.between.is_empty() || sentence.vocabulary.contains(c.before) {
+        return None;
+    }
+    let at = sentence.forms.iter().position(|f| {
+        f.as_ref()
+            .is_some_and(|f| more.contains(f) || less.contains(f))
+    })?;
+    // The other arm leads: it stands before the comparative, in its clause ("Measured by the
+    // scoop, a light roast holds more").
+    let clause = sentence.clauses.of(at);
+    let leads =
+        (0..at).any(|i| sentence.form(i) == Some(c.after) && sentence.clauses.of(i) == clause);
+    let compared: Vec<&str> = sentence.forms[at + 1..]
+        .iter()
+        .flatten()
+        .filter(|f| sentence.is_content(f))
+        .take(c.between.len())
+        .map(String::as_str)
+        .collect();
+    let direction = if less.contains(sentence.forms[at].as_ref()?) {
+        -1
+    } else {
+        1
+    };
+    (leads && compared == c.between && c.direction * direction > 0).then(|| c.word.clone())
 }
 
 #[cfg(test)]
@@ -149,5 +185,32 @@ mod tests {
         ));
         // Other names: nothing to set side by side.
         assert!(!flips("Wexley has more homes than Orton.", page));
+    }
+
+    #[test]
+    fn the_other_arm_leading_a_comparison_without_than_is_a_flip() {
+        let page = "Measured by the scoop, a light roast actually holds slightly more caffeine.";
+        assert!(flips(
+            "Dark roast coffee contains more caffeine than light roast.",
+            page
+        ));
+        // The same sense: "light holds less" says what "dark holds more" says.
+        assert!(!flips(
+            "Dark roast coffee contains more caffeine than light roast.",
+            "A light roast holds slightly less caffeine."
+        ));
+        assert!(flips(
+            "Dark roast coffee contains less caffeine than light roast.",
+            "A light roast holds slightly less caffeine."
+        ));
+        // Something else compared, or the claim's own subject named: no flip.
+        assert!(!flips(
+            "Dark roast coffee contains more caffeine than light roast.",
+            "A light roast holds more flavour."
+        ));
+        assert!(!flips(
+            "Dark roast coffee contains more caffeine than light roast.",
+            "A light roast holds more caffeine per bean, and a dark roast more per cup."
+        ));
     }
 }

@@ -48,6 +48,7 @@ mod vocabulary;
 
 use align::{align, Alignment, Topic, Weights};
 use analyse::Analysis;
+use compare::NumberFit;
 
 /// Coverage of the claim's content words a consistent sentence needs to support it.
 pub const DEFAULT_SUPPORT_THRESHOLD: f64 = 0.7;
@@ -437,6 +438,22 @@ impl LocalJudge {
         let c = conflict
             .as_ref()
             .map_or(0.0, |c| c.alignment.conflict_strength());
+        // A sentence that states the claim's figures as the claim has them outweighs one that
+        // differs from the claim only in a figure and covers less of it: the page then gives
+        // the claim's figure in its place, and the other figure is another event's ("moved in
+        // 1897 to offices in Brackenford" against "renamed in 1952").
+        let figures_outweigh = match (&support, &conflict) {
+            (Some(sup), Some(con)) => {
+                let a = &con.alignment;
+                a.number_conflict()
+                    && !a.polarity_differs()
+                    && a.entity_conflict.is_none()
+                    && !sup.alignment.numbers.is_empty()
+                    && sup.alignment.numbers.iter().all(|n| *n == NumberFit::Match)
+                    && sup.alignment.coverage > a.coverage
+            }
+            _ => false,
+        };
         let (label, chosen, score) = match (support, conflict) {
             // Against a contradiction, the support is read without the page's subject, as
             // the contradiction is: the subject alone must not tip the balance.
@@ -444,7 +461,10 @@ impl LocalJudge {
                 if sup.alignment.rank_unstated.is_none()
                     && s >= self.support_bar(&sup.alignment)
                     && s > c
-                    && (c == 0.0 || sup.by_meaning || sup.alignment.plain_coverage > c) =>
+                    && (c == 0.0
+                        || sup.by_meaning
+                        || sup.alignment.plain_coverage > c
+                        || figures_outweigh) =>
             {
                 (JudgeLabel::Supported, Some(sup), s)
             }
@@ -773,6 +793,19 @@ mod tests {
             fined the firm in 2023.";
         let j = judged("Revenue rose 9% in 2024.", &[page]);
         assert_ne!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+    }
+
+    #[test]
+    fn a_sentence_with_the_claim_s_figure_outweighs_one_that_differs_only_in_a_figure() {
+        let page = "## Isobel Marrick\n\nIsobel Marrick was an engineer, and a partner in \
+            Carrow & Marrick.\n\n## Practice\n\nThe partnership moved in 1897 to offices on Mill \
+            Street in Brackenford, and it has been based in the city ever since. Renamed \
+            Marrick Carrow Partners in 1952, the firm now employs about 300 people.";
+        let j = judged(
+            "Carrow & Marrick has had its base in Brackenford since 1897.",
+            &[page],
+        );
+        assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
     }
 
     #[test]

@@ -383,6 +383,7 @@ mod tests {
             ("manufactured", "produces"),
             ("acquired", "bought"),
             ("renowned", "famous"),
+            ("matches", "games"),
         ];
         for (a, b) in table {
             assert_eq!(normalise(a).form, normalise(b).form, "{a} vs {b}");

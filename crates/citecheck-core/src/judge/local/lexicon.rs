@@ -469,4 +469,5 @@ pub const SYNONYMS: &[&[&str]] = &[
     &["former", "previous"],
     &["defeat", "beat"],
     &["journey", "trip"],
+    &["match", "game"],
 ];

@@ -7,7 +7,7 @@ use std::ops::Range;
 use super::clause::Clauses;
 use super::lex::{is_stopword, lex, normalise, LexKind, Lexeme};
 use super::lexicon;
-use super::numbers::{quantities, Quantity};
+use super::numbers::{quantities, Measure, Quantity};
 use super::vocabulary;
 
 /// How a cue negates.
@@ -237,6 +237,14 @@ impl Analysis {
         }
         let (entities, initials, acronyms) =
             names(&lexemes, &lower, &forms, &initial, &consumed, &name_numbers);
+        // "Isobel Marrick (14 March 1861 – 2 October 1934) was ...": the dates after a name
+        // are when the person was born and died, as a reference work writes it. The bracket
+        // reads as "born" and the dash as "died", each right before its date, so that each
+        // date sits where the claim's word for it does.
+        if let Some((open, dash)) = lifespan(&lexemes, &quantities, &entities) {
+            forms[open] = Some(normalise("born").form);
+            forms[dash] = Some(normalise("died").form);
+        }
         let vocabulary: HashSet<String> = forms.iter().flatten().cloned().collect();
         let compounds = forms
             .windows(2)
@@ -406,6 +414,35 @@ fn affirms(lower: &[String], cue: &Cue) -> bool {
     // score before his thirtieth birthday" denies the act before that time.
     let determiner = matches!(lower[at].as_str(), "no" | "nobody" | "none");
     determiner && (scope.first().is_some_and(|w| w == "other") || has("else") || has("before"))
+}
+
+/// Whether a name is followed by a parenthesised span of two dates ("(14 March 1861 – 2
+/// October 1934)", "(1861–1934)"): the convention for a person's birth and death.
+/// Gives the bracket's and the dash's lexeme indices.
+fn lifespan(
+    lexemes: &[Lexeme<'_>],
+    quantities: &[Quantity],
+    entities: &[Entity],
+) -> Option<(usize, usize)> {
+    /// How many lexemes the parentheses may hold.
+    const REACH: usize = 12;
+    let dated = |range: std::ops::Range<usize>| {
+        quantities
+            .iter()
+            .any(|q| range.contains(&q.at) && matches!(q.measure, Measure::Year | Measure::Day(_)))
+    };
+    entities.iter().find_map(|e| {
+        let open = e.span.end;
+        if lexemes.get(open).map(|l| l.text) != Some("(") {
+            return None;
+        }
+        let close =
+            (open + 1..lexemes.len().min(open + REACH)).find(|&i| lexemes[i].text == ")")?;
+        (open + 1..close)
+            .filter(|&i| matches!(lexemes[i].text, "\u{2013}" | "-" | "\u{2014}"))
+            .find(|&dash| dated(open + 1..dash) && dated(dash + 1..close))
+            .map(|dash| (open, dash))
+    })
 }
 
 /// Where the negation starts when `word` (at lexeme `i`) is a verb that denies what follows it:
@@ -617,6 +654,27 @@ mod tests {
         assert_eq!(
             entity_texts("In 2025 Tomas Reyn won the Tour of the Brack Valley on Sunday."),
             vec!["Tomas Reyn", "Tour of the Brack Valley"]
+        );
+    }
+
+    #[test]
+    fn dates_in_brackets_after_a_name_say_when_the_person_was_born_and_died() {
+        let says = |text: &str| {
+            let a = Analysis::new(text);
+            ["born", "died"].map(|w| a.vocabulary.contains(&normalise(w).form))
+        };
+        assert_eq!(
+            says("Isobel Marrick (14 March 1861 \u{2013} 2 October 1934) was an engineer."),
+            [true, true]
+        );
+        assert_eq!(
+            says("Ada Merrow (1901\u{2013}1988) founded the firm."),
+            [true, true]
+        );
+        assert_eq!(says("Ada Merrow founded the firm in 1975."), [false, false]);
+        assert_eq!(
+            says("The mill (rebuilt in 1784) ground corn."),
+            [false, false]
         );
     }
 

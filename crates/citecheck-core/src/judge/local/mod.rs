@@ -796,6 +796,21 @@ mod tests {
     }
 
     #[test]
+    fn a_lifespan_in_brackets_states_the_birth_and_the_death() {
+        let page = "## Dora Whitcombe\n\nDora Whitcombe (3 May 1870 \u{2013} 9 June 1941) was \
+            an Orland civil engineer who designed the Tarn Bridge.";
+        for claim in [
+            "Dora Whitcombe was born in 1870.",
+            "Dora Whitcombe died in 1941.",
+        ] {
+            let j = judged(claim, &[page]);
+            assert_eq!(j.label, JudgeLabel::Supported, "{claim}: {:?}", j.detail);
+        }
+        let j = judged("Dora Whitcombe was born in 1871.", &[page]);
+        assert_ne!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
+    }
+
+    #[test]
     fn a_sentence_with_the_claim_s_figure_outweighs_one_that_differs_only_in_a_figure() {
         let page = "## Isobel Marrick\n\nIsobel Marrick was an engineer, and a partner in \
             Carrow & Marrick.\n\n## Practice\n\nThe partnership moved in 1897 to offices on Mill \

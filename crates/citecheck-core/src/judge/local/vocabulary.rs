@@ -46,8 +46,12 @@ pub fn is_english_word(word: &str) -> bool {
     let undoubled = |suffix: &str| {
         stem(suffix).is_some_and(|s| {
             let mut chars = s.chars().rev();
-            let (last, before) = (chars.next(), chars.next());
-            last.is_some() && last == before && listed(&s[..s.len() - 1])
+            match (chars.next(), chars.next()) {
+                (Some(last), Some(before)) if last == before => {
+                    listed(&s[..s.len() - last.len_utf8()])
+                }
+                _ => false,
+            }
         })
     };
     [
@@ -90,6 +94,11 @@ mod tests {
             "Zhurong",
             "Veskstad's",
             "",
+            "'s",
+            // Doubled letters outside ASCII: no panic on a byte boundary.
+            "\u{e9}\u{e9}ing",
+            "\u{f1}\u{f1}ed",
+            "\u{2019}",
         ] {
             assert!(!is_english_word(word), "{word}");
         }

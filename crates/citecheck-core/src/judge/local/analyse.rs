@@ -133,6 +133,7 @@ impl Analysis {
         // it; a negation there ("Fenwick Rovers, who are not related to Harbourside") is a side
         // remark about that noun, not the sentence's predicate, so it makes no flipped polarity.
         let mut relative = false;
+        let mut particle_taken = false;
         for (i, lexeme) in lexemes.iter().enumerate() {
             if fronted && lexeme.text == "," {
                 other_arm = false;
@@ -159,8 +160,17 @@ impl Analysis {
             if opening && lexicon::COMPARISONS.contains(&word) {
                 fronted = true;
             }
-            let normalised = normalise(lexeme.text);
+            let mut normalised = normalise(lexeme.text);
             let next = lower.get(i + 1).map(String::as_str);
+            // The particle of a phrasal verb read as one word ("set up"): the verb carries it.
+            if particle_taken {
+                particle_taken = false;
+                continue;
+            }
+            if let Some(word) = phrasal_synonym(&normalised.form, next) {
+                normalised.form = word.to_string();
+                particle_taken = true;
+            }
             let contrast = lexicon::CONTRASTS
                 .iter()
                 .any(|&(a, b)| word == a && next == Some(b));
@@ -395,6 +405,24 @@ impl Analysis {
             .iter()
             .any(|a| entity.run_initials.contains(a.as_str()))
     }
+}
+
+/// The one word a phrasal verb means, when the verb of normalised form `verb` is followed by
+/// its particle `next` (see [`lexicon::PHRASAL_SYNONYMS`]), normalised.
+fn phrasal_synonym(verb: &str, next: Option<&str>) -> Option<&'static str> {
+    static TABLE: std::sync::OnceLock<Vec<(String, &'static str, String)>> =
+        std::sync::OnceLock::new();
+    let next = next?;
+    TABLE
+        .get_or_init(|| {
+            lexicon::PHRASAL_SYNONYMS
+                .iter()
+                .map(|(v, p, w)| (normalise(v).form, *p, normalise(w).form))
+                .collect()
+        })
+        .iter()
+        .find(|(v, p, _)| v == verb && *p == next)
+        .map(|(_, _, w)| w.as_str())
 }
 
 /// Whether a negation cue, for all its "not" or "no", affirms the act in its scope: "not until
@@ -655,6 +683,20 @@ mod tests {
             entity_texts("In 2025 Tomas Reyn won the Tour of the Brack Valley on Sunday."),
             vec!["Tomas Reyn", "Tour of the Brack Valley"]
         );
+    }
+
+    #[test]
+    fn a_phrasal_verb_reads_as_the_word_it_means() {
+        let form = |w: &str| normalise(w).form;
+        let a = Analysis::new("The park was set up in 1962, and it turned down the offer.");
+        for word in ["established", "rejected"] {
+            assert!(a.vocabulary.contains(&form(word)), "{word}");
+        }
+        assert!(!a.content.iter().any(|(f, _)| *f == form("set")));
+        // Without its particle the verb is itself.
+        let a = Analysis::new("They set the table and turned the page.");
+        assert!(!a.vocabulary.contains(&form("established")));
+        assert!(a.vocabulary.contains(&form("turn")));
     }
 
     #[test]

@@ -421,6 +421,25 @@ pub const NOT_SUPERLATIVES: &[&str] = &[
     "tempest", "unrest",
 ];
 
+/// Phrasal verbs that mean what one word means in most contexts: the verb, its particle and
+/// the word. The pair is read as that word, so "set up in 1948" states "established in 1948".
+pub const PHRASAL_SYNONYMS: &[(&str, &str, &str)] = &[
+    ("set", "up", "establish"),
+    ("turn", "down", "reject"),
+    ("carry", "out", "conduct"),
+    ("call", "off", "cancel"),
+    ("put", "off", "postpone"),
+    ("find", "out", "discover"),
+    ("give", "up", "abandon"),
+    ("step", "down", "resign"),
+    ("pull", "back", "retreat"),
+    ("bring", "in", "introduce"),
+    ("take", "over", "acquire"),
+    ("shut", "down", "close"),
+    ("close", "down", "close"),
+    ("die", "out", "extinct"),
+];
+
 /// Words that mean the same in most contexts; each group maps to its first member.
 #[rustfmt::skip]
 pub const SYNONYMS: &[&[&str]] = &[

@@ -796,6 +796,14 @@ mod tests {
     }
 
     #[test]
+    fn a_phrasal_verb_states_what_its_one_word_synonym_states() {
+        let page = "## Navigation\n\nNavigation on the river is overseen by the Harl \
+            Commission, set up by the Belgrade Convention of 1948.";
+        let j = judged("The Harl Commission was established in 1948.", &[page]);
+        assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
+    }
+
+    #[test]
     fn a_lifespan_in_brackets_states_the_birth_and_the_death() {
         let page = "## Dora Whitcombe\n\nDora Whitcombe (3 May 1870 \u{2013} 9 June 1941) was \
             an Orland civil engineer who designed the Tarn Bridge.";

@@ -693,6 +693,10 @@ mod tests {
             assert!(a.vocabulary.contains(&form(word)), "{word}");
         }
         assert!(!a.content.iter().any(|(f, _)| *f == form("set")));
+        let a = Analysis::new("Fares went up by 5% and then went down again.");
+        for word in ["rose", "fell"] {
+            assert!(a.vocabulary.contains(&form(word)), "{word}");
+        }
         // Without its particle the verb is itself.
         let a = Analysis::new("They set the table and turned the page.");
         assert!(!a.vocabulary.contains(&form("established")));

@@ -438,6 +438,12 @@ pub const PHRASAL_SYNONYMS: &[(&str, &str, &str)] = &[
     ("shut", "down", "close"),
     ("close", "down", "close"),
     ("die", "out", "extinct"),
+    ("go", "up", "rise"),
+    ("go", "down", "fall"),
+    ("cut", "back", "reduce"),
+    ("wipe", "out", "destroy"),
+    ("look", "into", "investigate"),
+    ("phase", "out", "withdraw"),
 ];
 
 /// Words that mean the same in most contexts; each group maps to its first member.

@@ -410,16 +410,29 @@ impl Analysis {
 /// The one word a phrasal verb means, when the verb of normalised form `verb` is followed by
 /// its particle `next` (see [`lexicon::PHRASAL_SYNONYMS`]), normalised.
 fn phrasal_synonym(verb: &str, next: Option<&str>) -> Option<&'static str> {
-    static TABLE: std::sync::OnceLock<Vec<(String, &'static str, String)>> =
-        std::sync::OnceLock::new();
+    struct Table {
+        /// The particles, each once: most words are followed by none, and are settled here.
+        particles: Vec<&'static str>,
+        /// (verb, particle, word), verb and word normalised.
+        entries: Vec<(String, &'static str, String)>,
+    }
+    static TABLE: std::sync::OnceLock<Table> = std::sync::OnceLock::new();
     let next = next?;
-    TABLE
-        .get_or_init(|| {
-            lexicon::PHRASAL_SYNONYMS
-                .iter()
-                .map(|(v, p, w)| (normalise(v).form, *p, normalise(w).form))
-                .collect()
-        })
+    let table = TABLE.get_or_init(|| {
+        let mut particles: Vec<&str> = lexicon::PHRASAL_SYNONYMS.iter().map(|e| e.1).collect();
+        particles.sort_unstable();
+        particles.dedup();
+        let entries = lexicon::PHRASAL_SYNONYMS
+            .iter()
+            .map(|(v, p, w)| (normalise(v).form, *p, normalise(w).form))
+            .collect();
+        Table { particles, entries }
+    });
+    if !table.particles.contains(&next) {
+        return None;
+    }
+    table
+        .entries
         .iter()
         .find(|(v, p, _)| v == verb && *p == next)
         .map(|(_, _, w)| w.as_str())

@@ -9,8 +9,9 @@ use citecheck_core::Label;
 use crate::support_local::{fixture, local_verifier};
 use crate::testset::page_markdown;
 
-/// Measured claim accuracy of `local-v1` on the set (lexical ranker): 0.755 (345/457) after
-/// issue 18's tenth round (a rank the sentence leaves out, "has yet to", a description and its
+/// Measured claim accuracy of `local-v1` on the set (lexical ranker): 0.781 (357/457) after
+/// issue 18's twelfth round (affirming negations, coined names, phrasal verbs; no new claims);
+/// 0.755 (345/457) after issue 18's tenth round (a rank the sentence leaves out, "has yet to", a description and its
 /// relative clause as two facts, "two years later" as a year; with its 40 new claims on pages
 /// a Wikipedia article would cite, the set scored 0.751 before it); 0.787 (328/417) after
 /// issue 18's ninth round (claims of several facts, ranks in words, telling figures, names
@@ -23,7 +24,7 @@ use crate::testset::page_markdown;
 /// negations and split figures joined the set, on which the judge scored 25 of 42 before that
 /// round and 31 after; 0.786 on the first 271 claims after the fourth round, 0.82 on the first
 /// 233, 0.86 on the first 195); the floor leaves a margin.
-const CLAIM_ACCURACY_FLOOR: f64 = 0.74;
+const CLAIM_ACCURACY_FLOOR: f64 = 0.76;
 
 #[tokio::test]
 async fn the_local_judge_keeps_its_measured_accuracy_on_the_devset() {

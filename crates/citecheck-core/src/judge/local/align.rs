@@ -107,6 +107,11 @@ impl Alignment {
         }
     }
 
+    /// The sentence differs from the claim in a number only: no flipped polarity, no rival name.
+    pub fn only_a_number_conflicts(&self) -> bool {
+        self.number_conflict() && !self.polarity_differs() && self.entity_conflict.is_none()
+    }
+
     /// The sentence states the same thing with a slot flipped, given enough coverage.
     pub fn conflicting(&self) -> bool {
         self.number_conflict() || self.polarity_differs() || self.entity_conflict.is_some()
@@ -124,9 +129,7 @@ impl Alignment {
         }
         // A number fills a slot of what happened: a year of another event ("wrote it in 1866"
         // against "premiered in 1867") is not the claim's, however many names they share.
-        let only_a_number =
-            self.number_conflict() && !self.polarity_differs() && self.entity_conflict.is_none();
-        if only_a_number && self.predicate_coverage() < PREDICATE_FLOOR {
+        if self.only_a_number_conflicts() && self.predicate_coverage() < PREDICATE_FLOOR {
             return 0.0;
         }
         // Two slots flipped at once (a negated claim against a sentence that affirms with

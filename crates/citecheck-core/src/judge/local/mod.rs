@@ -445,9 +445,7 @@ impl LocalJudge {
         let figures_outweigh = match (&support, &conflict) {
             (Some(sup), Some(con)) => {
                 let a = &con.alignment;
-                a.number_conflict()
-                    && !a.polarity_differs()
-                    && a.entity_conflict.is_none()
+                a.only_a_number_conflicts()
                     && !sup.alignment.numbers.is_empty()
                     && sup.alignment.numbers.iter().all(|n| *n == NumberFit::Match)
                     && sup.alignment.coverage > a.coverage

@@ -17,7 +17,8 @@ use std::sync::OnceLock;
 
 use dom_query::{Document, NodeRef};
 use dom_smoothie::{Config, Readability};
-use htmd::HtmlToMarkdown;
+use htmd::element_handler::{HandlerResult, Handlers};
+use htmd::{Element, HtmlToMarkdown};
 use html5ever::tendril::{StrTendril, TendrilSink};
 use thiserror::Error;
 
@@ -228,8 +229,60 @@ fn converter() -> &'static HtmlToMarkdown {
                 "script", "style", "noscript", "template", "svg", "canvas", "iframe", "head",
                 "button", "form", "select", "input", "textarea", "object", "embed",
             ])
+            .add_handler(vec!["sup"], footnote_marker)
             .build()
     })
+}
+
+/// Drops a superscript that is a footnote marker: an encyclopedia's "[3]", "[a]" or
+/// "[citation needed]", or a link to a note on the same page ("<sup><a href="#fn1">1</a>").
+/// Left in, the marker glues to the sentence ("tall.[3] It was"), so the next sentence does
+/// not start, and its number reads as a figure of the sentence. Other superscripts (the "6"
+/// of 10<sup>6</sup>, "th") keep their text.
+fn footnote_marker(handlers: &dyn Handlers, element: Element) -> Option<HandlerResult> {
+    let inner = handlers.walk_children(element.node).content;
+    if is_footnote_marker(&inner) {
+        return Some(HandlerResult::from(String::new()));
+    }
+    Some(HandlerResult::from(inner))
+}
+
+/// Whether a superscript's Markdown is only bracketed notes ("[3]", "[3][4]", "[citation
+/// needed]") or one link ("[1](#fn1)", "[[3]](https://x.org/wiki/A#cite_note-3)"), Markdown
+/// escapes and emphasis aside. A superscript link is a note reference, never a claim's words.
+fn is_footnote_marker(markdown: &str) -> bool {
+    // The visible text: escapes, emphasis and link targets dropped; a link's text keeps the
+    // brackets that mark it, so a lone link reads as one bracketed note.
+    let mut visible = String::with_capacity(markdown.len());
+    let mut chars = markdown.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' | '*' | '_' => {}
+            ']' if chars.peek() == Some(&'(') => {
+                visible.push(']');
+                chars.by_ref().find(|&d| d == ')');
+            }
+            c => visible.push(c),
+        }
+    }
+    let visible = visible.trim();
+    if !visible.starts_with('[') {
+        return false;
+    }
+    let mut depth = 0usize;
+    let mut label_chars = 0;
+    for c in visible.chars() {
+        match c {
+            '[' => depth += 1,
+            ']' => match depth.checked_sub(1) {
+                Some(d) => depth = d,
+                None => return false,
+            },
+            c if depth == 0 && !c.is_whitespace() => return false,
+            _ => label_chars += 1,
+        }
+    }
+    depth == 0 && (1..=40).contains(&label_chars)
 }
 
 /// Trims trailing spaces and collapses runs of blank lines, so passages split cleanly.
@@ -453,6 +506,43 @@ cooking, a fraction of a degree for a typical pot of pasta water.</p>
 </article>
 <footer>Copyright 2026 Example Science. All rights reserved. Privacy policy. Cookie settings.</footer>
 </body></html>"#;
+
+    #[test]
+    fn footnote_markers_are_dropped_and_other_superscripts_kept() {
+        let html = r##"<html><head><title>Tarn Bridge</title></head><body><main>
+<h1>Tarn Bridge</h1>
+<p>The Tarn Bridge is 412 metres long.<sup id="cite_ref-3" class="reference"><a
+href="#cite_note-3"><span class="cite-bracket">&#91;</span>3<span
+class="cite-bracket">&#93;</span></a></sup><sup class="reference"><a href="#cite_note-4">[4]</a></sup>
+It was opened in 1911 by the Orland Railway Company,<sup class="reference"><a
+href="#cite_note-a">[a]</a></sup> which ran it until 1948.<sup class="noprint
+Inline-Template"><i>[<a href="/wiki/Wikipedia:Citation_needed">citation needed</a>]</i></sup></p>
+<p>Its toll house covers 40 m<sup>2</sup>, and it was the 2<sup>nd</sup> bridge
+over the Tarn. A later survey<sup><a href="#fn1">1</a></sup> found no cracks in the piers.</p>
+<p>The bridge was painted grey in 1960 and again in 1994, when the company that owned it
+repaired the eastern approach and replaced the lamps along the footway.</p>
+</main></body></html>"##;
+        let got = html_to_markdown(html, Some("https://example.org/wiki/Tarn_Bridge"));
+        let text = got
+            .markdown
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(
+            text.contains(
+                "The Tarn Bridge is 412 metres long. It was opened in 1911 by the \
+                Orland Railway Company, which ran it until 1948."
+            ),
+            "{text}"
+        );
+        assert!(text.contains("covers 40 m2,"), "{text}");
+        assert!(text.contains("the 2nd bridge"), "{text}");
+        assert!(text.contains("A later survey found no cracks"), "{text}");
+        assert!(
+            !text.contains("citation needed") && !text.contains("cite_note"),
+            "{text}"
+        );
+    }
 
     #[test]
     fn readability_keeps_the_article_and_drops_the_chrome() {

@@ -29,7 +29,38 @@ pub struct Lexeme<'a> {
     pub hyphenated: bool,
 }
 
-/// Lexes `text`. Markdown link targets (`](...)`) are skipped: they are addresses, not prose.
+/// The length in chars of the footnote markers starting at `chars[i]`, when there are any: one
+/// or more "[3]", "[12]", "[a]" or "[note 4]" glued to the word or punctuation before them
+/// ("tall.[3]", "Ulm,[5][6]"), as an encyclopedia's text reads when copied without its
+/// superscripts. A bracket after a space ("see [3]") is left alone, and so is anything longer.
+pub fn footnote_chars(chars: &[(usize, char)], i: usize) -> Option<usize> {
+    let glued = i > 0 && !chars[i - 1].1.is_whitespace() && chars[i - 1].1 != '[';
+    if !glued {
+        return None;
+    }
+    let mut j = i;
+    while chars.get(j).is_some_and(|&(_, c)| c == '[') {
+        let close = chars[j + 1..].iter().take(9).position(|&(_, c)| c == ']')?;
+        let label: String = chars[j + 1..j + 1 + close]
+            .iter()
+            .map(|&(_, c)| c)
+            .collect();
+        let number = |t: &str| (1..=3).contains(&t.len()) && t.bytes().all(|b| b.is_ascii_digit());
+        let note = number(&label)
+            || (label.len() == 1 && label.bytes().all(|b| b.is_ascii_lowercase()))
+            || ["note ", "nb ", "n "]
+                .iter()
+                .any(|p| label.strip_prefix(p).is_some_and(number));
+        if !note {
+            break;
+        }
+        j += close + 2;
+    }
+    (j > i).then_some(j - i)
+}
+
+/// Lexes `text`. Markdown link targets (`](...)`) are skipped: they are addresses, not prose;
+/// so are footnote markers glued to the text ([`footnote_chars`]).
 pub fn lex(text: &str) -> Vec<Lexeme<'_>> {
     let chars: Vec<(usize, char)> = text.char_indices().collect();
     let end_of = |i: usize| chars.get(i).map_or(text.len(), |&(b, _)| b);
@@ -46,6 +77,13 @@ pub fn lex(text: &str) -> Vec<Lexeme<'_>> {
             }
             hyphen_pending = false;
             continue;
+        }
+        if c == '[' {
+            if let Some(skip) = footnote_chars(&chars, i) {
+                i += skip;
+                hyphen_pending = false;
+                continue;
+            }
         }
         if c.is_alphabetic() {
             let mut j = i + 1;
@@ -344,6 +382,24 @@ mod tests {
             ]
         );
         assert_eq!(got[2].1, LexKind::Number);
+    }
+
+    #[test]
+    fn footnote_markers_glued_to_the_text_are_not_lexed() {
+        let words = |text| lex(text).iter().map(|l| l.text).collect::<Vec<_>>();
+        assert_eq!(
+            words("It is 412 m long.[3][14] Born in Ulm,[a] he [note 2] left."),
+            vec![
+                "It", "is", "412", "m", "long", ".", "Born", "in", "Ulm", ",", "he", "[", "note",
+                "2", "]", "left", "."
+            ]
+        );
+        // After a space, or with more than a note in it, a bracket is text.
+        assert_eq!(words("see [3]"), vec!["see", "[", "3", "]"]);
+        assert_eq!(
+            words("the group[1984 list]"),
+            vec!["the", "group", "[", "1984", "list", "]"]
+        );
     }
 
     #[test]

@@ -802,6 +802,23 @@ mod tests {
     }
 
     #[test]
+    fn a_footnote_marker_is_no_figure_of_its_sentence() {
+        let page = "## Tarn Bridge\n\nThe Tarn Bridge has five spans.[3] Its builders were \
+            not paid until 1913.[4] It was opened in 1911 by the Orland Railway Company,[5][a] \
+            which ran it until 1948.";
+        let j = judged("The Tarn Bridge has 3 spans.", &[page]);
+        assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+        for claim in [
+            "The Tarn Bridge was opened in 1911.",
+            "The Orland Railway Company opened the Tarn Bridge in 1911.",
+            "The Tarn Bridge's builders were paid in 1913.",
+        ] {
+            let j = judged(claim, &[page]);
+            assert_eq!(j.label, JudgeLabel::Supported, "{claim}: {:?}", j.detail);
+        }
+    }
+
+    #[test]
     fn a_lifespan_in_brackets_states_the_birth_and_the_death() {
         let page = "## Dora Whitcombe\n\nDora Whitcombe (3 May 1870 \u{2013} 9 June 1941) was \
             an Orland civil engineer who designed the Tarn Bridge.";

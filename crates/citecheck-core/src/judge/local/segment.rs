@@ -5,6 +5,8 @@
 
 use std::ops::Range;
 
+use super::lex::footnote_chars;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
     Sentence,
@@ -236,13 +238,20 @@ fn sentence_ends(text: &str) -> Vec<usize> {
         while j < chars.len() && matches!(chars[j].1, '.' | '!' | '?') {
             j += 1;
         }
-        while j < chars.len()
-            && matches!(
-                chars[j].1,
-                ')' | ']' | '"' | '\'' | '\u{201D}' | '\u{2019}' | '*' | '_'
-            )
-        {
-            j += 1;
+        loop {
+            if let Some(skip) = footnote_chars(&chars, j) {
+                // "tall.[3] It was": the note marker belongs to the sentence it closes.
+                j += skip;
+            } else if j < chars.len()
+                && matches!(
+                    chars[j].1,
+                    ')' | ']' | '"' | '\'' | '\u{201D}' | '\u{2019}' | '*' | '_'
+                )
+            {
+                j += 1;
+            } else {
+                break;
+            }
         }
         let end = chars.get(j).map_or(text.len(), |&(b, _)| b);
         let followed_by_space = chars.get(j).is_some_and(|&(_, n)| n.is_whitespace());
@@ -315,6 +324,10 @@ mod tests {
                     "Dr. Smith met J. R. R. Tolkien in the U.S. in 1950.",
                     "They spoke.",
                 ],
+            ),
+            (
+                "It is 412 m long.[3] It opened in 1911.[4][a] Next.",
+                &["It is 412 m long.[3]", "It opened in 1911.[4][a]", "Next."],
             ),
             (
                 "It holds 2.5 million rivets, e.g. the big ones. Next.",

@@ -458,15 +458,18 @@ fn affirms(lower: &[String], cue: &Cue) -> bool {
 }
 
 /// Whether a name is followed by a parenthesised span of two dates ("(14 March 1861 – 2
-/// October 1934)", "(1861–1934)"): the convention for a person's birth and death.
-/// Gives the bracket's and the dash's lexeme indices.
+/// October 1934)", "(1861–1934)"): the convention for a person's birth and death. A reference
+/// work may put a pronunciation or the name in another language first, ended by a semicolon
+/// ("(/ˈaɪnstaɪn/; German: [...]; 14 March 1879 – 18 April 1955)"): the dates are then the
+/// last part. Gives the lexeme indices of what opens the dates (the bracket or that semicolon)
+/// and of the dash.
 fn lifespan(
     lexemes: &[Lexeme<'_>],
     quantities: &[Quantity],
     entities: &[Entity],
 ) -> Option<(usize, usize)> {
     /// How many lexemes the parentheses may hold.
-    const REACH: usize = 12;
+    const REACH: usize = 40;
     let dated = |range: std::ops::Range<usize>| {
         quantities
             .iter()
@@ -481,8 +484,13 @@ fn lifespan(
             (open + 1..lexemes.len().min(open + REACH)).find(|&i| lexemes[i].text == ")")?;
         (open + 1..close)
             .filter(|&i| matches!(lexemes[i].text, "\u{2013}" | "-" | "\u{2014}"))
-            .find(|&dash| dated(open + 1..dash) && dated(dash + 1..close))
-            .map(|dash| (open, dash))
+            .find_map(|dash| {
+                let start = (open + 1..dash)
+                    .rev()
+                    .find(|&i| lexemes[i].text == ";")
+                    .unwrap_or(open);
+                (dated(start + 1..dash) && dated(dash + 1..close)).then_some((start, dash))
+            })
     })
 }
 

@@ -831,6 +831,17 @@ mod tests {
         }
         let j = judged("Dora Whitcombe was born in 1871.", &[page]);
         assert_ne!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
+        // A pronunciation and the name in another language may come first.
+        let page = "## Dora Whitcombe\n\nDora Whitcombe (/\u{2C8}d\u{254}\u{2D0}r\u{259}/; \
+            Orlish: [do\u{2D0}ra vitkom]; 3 May 1870 \u{2013} 9 June 1941) was an Orland civil \
+            engineer who designed the Tarn Bridge.";
+        for claim in [
+            "Dora Whitcombe was born in 1870.",
+            "Dora Whitcombe died in 1941.",
+        ] {
+            let j = judged(claim, &[page]);
+            assert_eq!(j.label, JudgeLabel::Supported, "{claim}: {:?}", j.detail);
+        }
     }
 
     #[test]

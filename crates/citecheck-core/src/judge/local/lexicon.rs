@@ -444,6 +444,12 @@ pub const PHRASAL_SYNONYMS: &[(&str, &str, &str)] = &[
     ("wipe", "out", "destroy"),
     ("look", "into", "investigate"),
     ("phase", "out", "withdraw"),
+    ("pass", "away", "die"),
+    ("grow", "up", "raise"),
+    ("come", "out", "release"),
+    ("take", "place", "happen"),
+    ("tear", "down", "demolish"),
+    ("pull", "down", "demolish"),
 ];
 
 /// Words that mean the same in most contexts; each group maps to its first member.
@@ -495,4 +501,11 @@ pub const SYNONYMS: &[&[&str]] = &[
     &["defeat", "beat"],
     &["journey", "trip"],
     &["match", "game"],
+    &["study", "educate"],
+    &["disease", "illness"],
+    &["song", "track"],
+    &["release", "publish"],
+    &["live", "reside"],
+    &["comprise", "consist"],
+    &["happen", "occur"],
 ];

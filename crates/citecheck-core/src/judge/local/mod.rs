@@ -819,6 +819,21 @@ mod tests {
     }
 
     #[test]
+    fn a_biography_s_common_paraphrases_state_the_claim() {
+        let page = "## Dora Whitcombe\n\nDora Whitcombe grew up in Selmar, the daughter of a \
+            miller. She studied at the University of Tarn and later taught there. She passed \
+            away in Selmar in 1941.";
+        for claim in [
+            "Dora Whitcombe was raised in Selmar.",
+            "Whitcombe was educated at the University of Tarn.",
+            "Dora Whitcombe died in Selmar in 1941.",
+        ] {
+            let j = judged(claim, &[page]);
+            assert_eq!(j.label, JudgeLabel::Supported, "{claim}: {:?}", j.detail);
+        }
+    }
+
+    #[test]
     fn a_lifespan_in_brackets_states_the_birth_and_the_death() {
         let page = "## Dora Whitcombe\n\nDora Whitcombe (3 May 1870 \u{2013} 9 June 1941) was \
             an Orland civil engineer who designed the Tarn Bridge.";

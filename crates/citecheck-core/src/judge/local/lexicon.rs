@@ -339,7 +339,7 @@ pub const IRREGULAR: &[(&str, &str)] = &[
     ("drawn", "draw"), ("drove", "drive"), ("driven", "drive"), ("ate", "eat"), ("eaten", "eat"),
     ("fell", "fall"), ("fallen", "fall"), ("felt", "feel"), ("fought", "fight"),
     ("flew", "fly"), ("flown", "fly"), ("flies", "fly"), ("flight", "fly"), ("flights", "fly"),
-    ("forgot", "forget"), ("froze", "freeze"), ("frozen", "freeze"), ("gave", "give"),
+    ("forgot", "forget"), ("found", "find"), ("froze", "freeze"), ("frozen", "freeze"), ("gave", "give"),
     ("given", "give"), ("went", "go"), ("gone", "go"), ("grew", "grow"), ("grown", "grow"),
     ("growth", "grow"), ("held", "hold"), ("kept", "keep"), ("knew", "know"), ("known", "know"),
     ("laid", "lay"), ("led", "lead"), ("left", "leave"), ("lost", "lose"), ("made", "make"),
@@ -400,6 +400,12 @@ pub const OPPOSITES: &[(&[&str], &[&str])] = &[
     (&["urban"], &["rural"]),
     (&["strengthen"], &["weaken"]),
     (&["expensive"], &["cheap"]),
+    (&["pass"], &["fail"]),
+    (&["open"], &["close"]),
+    (&["buy"], &["sell"]),
+    (&["join"], &["leave"]),
+    (&["support"], &["oppose"]),
+    (&["confirm"], &["deny"]),
 ];
 
 /// Comparatives of "more" and of "less": "A holds more water than B" and "B holds less water
@@ -450,6 +456,9 @@ pub const PHRASAL_SYNONYMS: &[(&str, &str, &str)] = &[
     ("take", "place", "happen"),
     ("tear", "down", "demolish"),
     ("pull", "down", "demolish"),
+    ("look", "after", "maintain"),
+    ("walk", "out", "strike"),
+    ("break", "down", "collapse"),
 ];
 
 /// Words that mean the same in most contexts; each group maps to its first member.
@@ -477,7 +486,7 @@ pub const SYNONYMS: &[&[&str]] = &[
     &["get", "obtain", "receive"],
     &["remove", "delete", "drop"],
     &["enough", "sufficient"],
-    &["create", "establish"],
+    &["create", "establish", "found"],
     &["die", "death", "dead"],
     &["fridge", "refrigerator", "refrigerate"],
     &["film", "movie"],
@@ -489,7 +498,7 @@ pub const SYNONYMS: &[&[&str]] = &[
     &["total", "overall"],
     &["produce", "manufacture"],
     &["aim", "goal", "objective"],
-    &["resident", "inhabitant"],
+    &["resident", "inhabitant", "population"],
     &["doctor", "physician"],
     &["lawyer", "attorney"],
     &["choose", "select"],
@@ -508,4 +517,8 @@ pub const SYNONYMS: &[&[&str]] = &[
     &["live", "reside"],
     &["comprise", "consist"],
     &["happen", "occur"],
+    &["end", "stop", "cease", "halt"],
+    &["increase", "rise", "raise"],
+    &["decrease", "decline", "fall"],
+    &["ask", "demand", "request"],
 ];

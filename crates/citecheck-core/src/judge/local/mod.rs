@@ -834,6 +834,45 @@ mod tests {
     }
 
     #[test]
+    fn common_paraphrases_of_news_and_history_state_the_claim() {
+        let cases = [
+            (
+                "## History\n\nThe company was founded in 1923 by the brothers Karl and Otto \
+                 Brenner in Selmar.",
+                "The company was established in 1923.",
+            ),
+            (
+                "## Kestrel\n\nThe Kestrel was a single-engine monoplane designed by Harlan \
+                 Aircraft in 1936. Only 42 were built before production ended in 1939.",
+                "Production of the Kestrel stopped in 1939.",
+            ),
+            (
+                "## Strike\n\nThousands of rail workers walked out on Monday. The union is \
+                 demanding a 9% raise; the company has offered 4%.",
+                "The rail union is asking for a 9% pay increase.",
+            ),
+        ];
+        for (page, claim) in cases {
+            let j = judged(claim, &[page]);
+            assert_eq!(j.label, JudgeLabel::Supported, "{claim}: {:?}", j.detail);
+        }
+        // "Found" as the past of "find" is no founding.
+        let j = judged(
+            "Divers established the wreck in 1923.",
+            &["## Wreck\n\nDivers found the wreck in 1923, off the coast of Selmar."],
+        );
+        assert_ne!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
+        let j = judged(
+            "The measure failed in the Senate.",
+            &[
+                "## Vote\n\nThe measure passed the Senate 52-48 on Thursday, with two \
+               Republicans joining Democrats in support.",
+            ],
+        );
+        assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+    }
+
+    #[test]
     fn a_lifespan_in_brackets_states_the_birth_and_the_death() {
         let page = "## Dora Whitcombe\n\nDora Whitcombe (3 May 1870 \u{2013} 9 June 1941) was \
             an Orland civil engineer who designed the Tarn Bridge.";

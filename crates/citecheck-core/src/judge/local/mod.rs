@@ -315,6 +315,28 @@ impl LocalJudge {
                     best_support = Some(candidate.clone());
                 }
                 near.push(candidate);
+            } else if alignment.polarity_differs()
+                && !alignment.number_conflict()
+                && alignment.entity_conflict.is_none()
+                && !flips
+                && alone.iter().any(|a| a.consistent())
+                && gain >= PAIR_GAIN
+                && better(&best_conflict, alignment.conflict_strength(), |b| {
+                    b.conflict_strength()
+                })
+            {
+                // The claim's predicate denied in one sentence, its particulars stated in the
+                // next ("The business was never sold. Offers came ...; the largest, from
+                // Delmont in 1999, was refused").
+                let candidate = Candidate {
+                    quote,
+                    alignment,
+                    heading: false,
+                    by_meaning: false,
+                    soft: None,
+                };
+                trace_candidate(claim_text, &candidate, "pair");
+                best_conflict = Some(candidate);
             }
         }
         let (best_support, best_conflict) =
@@ -472,9 +494,12 @@ impl LocalJudge {
             // names ("The Nova 3 Pro is Tessel's smallest flagship") says nothing against a
             // sentence that negates the claim's predicate; nor does one that needs the page's
             // subject to reach the threshold ("Former residents of Scarrow End held a reunion
-            // beside the water" for "Hollin Reservoir holds more water than Scarrow").
-            (Some(sup), Some(_))
+            // beside the water" for "Hollin Reservoir holds more water than Scarrow"). Nor does
+            // a sentence whose neighbour denies what it tells of: the pair of the two is the
+            // contradiction ("The firm was never sold. ... Delmont's offer was refused").
+            (Some(sup), Some(con))
                 if s >= self.thresholds.support
+                    && !con.quote.contains(sup.quote)
                     && (sup.by_meaning
                         || (sup.alignment.predicate_coverage() >= align::PREDICATE_FLOOR
                             && sup.alignment.plain_coverage >= self.thresholds.support)) =>
@@ -831,6 +856,28 @@ mod tests {
             let j = judged(claim, &[page]);
             assert_eq!(j.label, JudgeLabel::Supported, "{claim}: {:?}", j.detail);
         }
+    }
+
+    #[test]
+    fn a_denial_in_one_sentence_and_the_particulars_in_the_next_contradict_the_claim() {
+        let page = "## Ollerton Pumps\n\nThe family firm was never sold. Offers came in the \
+            late 1990s; the largest, £40 million from the American pump maker Delmont in 1999, \
+            was refused in a letter of four lines.";
+        let j = judged(
+            "Ollerton Pumps was sold to the American pump maker Delmont in 1999.",
+            &[page],
+        );
+        assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+        let quote = j.evidence_quote.unwrap_or_default();
+        assert!(
+            quote.starts_with("The family firm was never sold."),
+            "{quote}"
+        );
+        // A denial next door about something else leaves the claim's sentence standing.
+        let page = "## Ollerton Pumps\n\nThe family home was never sold. In 1999 the firm \
+            was sold to the American pump maker Delmont for £40 million.";
+        let j = judged("Ollerton Pumps was sold to Delmont in 1999.", &[page]);
+        assert_ne!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
     }
 
     #[test]

@@ -252,8 +252,13 @@ impl Analysis {
         // reads as "born" and the dash as "died", each right before its date, so that each
         // date sits where the claim's word for it does.
         if let Some((open, dash)) = lifespan(&lexemes, &quantities, &entities) {
-            forms[open] = Some(normalise("born").form);
-            forms[dash] = Some(normalise("died").form);
+            for (at, word) in [(open, "born"), (dash, "died")] {
+                let form = normalise(word).form;
+                if !content.iter().any(|(f, _)| *f == form) {
+                    content.push((form.clone(), at));
+                }
+                forms[at] = Some(form);
+            }
         }
         let vocabulary: HashSet<String> = forms.iter().flatten().cloned().collect();
         let compounds = forms

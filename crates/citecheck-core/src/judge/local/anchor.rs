@@ -123,6 +123,28 @@ pub fn number_fit(
             return NumberFit::Conflict;
         }
     }
+    // The word that governs the claim's number ("died in 1870", "completed in 1984") governs
+    // another value in the sentence while the claim's value sits under a word the claim does
+    // not use ("(3 May 1870 – 9 June 1941)", "completed in 1972 ...; Iron Gate II followed in
+    // 1984"): the claim's slot holds the other value, and its own value is another slot's.
+    if let Some(head) = governing_word(claim, q.span.start) {
+        let governed = |p: &Quantity| governing_word(sentence, p.span.start) == Some(head);
+        let matching: Vec<&Quantity> = own.iter().filter(same).collect();
+        // The claim's value under another of the claim's words ("signed it in 2021" for
+        // "signed the pledge in 2021") is still the claim's.
+        let governed_by_claim = |p: &Quantity| {
+            governing_word(sentence, p.span.start).is_some_and(|w| claim.is_content(w))
+        };
+        if !matching.is_empty() && !matching.iter().any(|p| governed_by_claim(p)) {
+            let rival = own
+                .iter()
+                .filter(|p| other_value(p) && governed(p))
+                .find(|r| !matching.iter().any(|m| listed_together(sentence, r, m)));
+            if rival.is_some() {
+                return NumberFit::Conflict;
+            }
+        }
+    }
     if own
         .iter()
         .filter(same)
@@ -151,6 +173,45 @@ pub fn number_fit(
             fit => fit,
         }
     }
+}
+
+/// How many function words may stand between a number and the content word that governs it
+/// ("completed in 1984", "died on 9 June 1941").
+const GOVERNOR_GAP: usize = 2;
+
+/// The content word right before the number that starts at lexeme `start`, across function
+/// words and the lexemes of other quantities ("born 3 May 1870": "born" for 1870), but not
+/// across punctuation.
+fn governing_word(a: &Analysis, start: usize) -> Option<&str> {
+    let mut gap = 0;
+    for i in (0..start.min(a.forms.len())).rev() {
+        if a.quantities.iter().any(|q| q.span.contains(&i)) {
+            continue;
+        }
+        match a.forms[i].as_deref() {
+            Some(form) if a.is_content(form) => return Some(form),
+            Some(_) if gap < GOVERNOR_GAP => gap += 1,
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// Whether two of the sentence's numbers are items of one list ("in 1978, 1981 and 1994"):
+/// nothing but punctuation, "and", "or" and other numbers between them.
+fn listed_together(sentence: &Analysis, a: &Quantity, b: &Quantity) -> bool {
+    let (first, second) = if a.span.start <= b.span.start {
+        (a, b)
+    } else {
+        (b, a)
+    };
+    (first.span.end..second.span.start.min(sentence.forms.len())).all(|i| {
+        sentence.quantities.iter().any(|q| q.span.contains(&i))
+            || matches!(
+                sentence.forms[i].as_deref(),
+                None | Some("and") | Some("or")
+            )
+    })
 }
 
 /// Whether the sentence's entity `e` sits in the other arm of a comparison.

@@ -859,6 +859,33 @@ mod tests {
     }
 
     #[test]
+    fn a_figure_under_the_claim_s_word_is_the_claim_s_even_when_its_value_is_elsewhere() {
+        let lifespan = "## Dora Whitcombe\n\nDora Whitcombe (1870 \u{2013} 1941) was an Orland \
+            civil engineer who designed the Tarn Bridge.";
+        let dams = "## Dams\n\nIron Gate I, built jointly by Yugoslavia and Romania, was \
+            completed in 1972; Iron Gate II followed downstream in 1984.";
+        for (claim, page) in [
+            ("Dora Whitcombe died in 1870.", lifespan),
+            ("Iron Gate I was completed in 1984.", dams),
+        ] {
+            let j = judged(claim, &[page]);
+            assert_eq!(j.label, JudgeLabel::Contradicted, "{claim}: {:?}", j.detail);
+        }
+        // One word over a list of values, or the claim's value under another of its words,
+        // leaves the claim's value its own.
+        let titles = "## Club\n\nTarn United won the title in 1978, 1981 and 1994.";
+        let pledge = "## Pledge\n\nAldmoor refused to sign the living-wage pledge in 2022, but \
+            Kestrel Bay signed it in 2021.";
+        for (claim, page) in [
+            ("Tarn United won the title in 1981.", titles),
+            ("Kestrel Bay signed the living-wage pledge in 2021.", pledge),
+        ] {
+            let j = judged(claim, &[page]);
+            assert_eq!(j.label, JudgeLabel::Supported, "{claim}: {:?}", j.detail);
+        }
+    }
+
+    #[test]
     fn a_denial_in_one_sentence_and_the_particulars_in_the_next_contradict_the_claim() {
         let page = "## Ollerton Pumps\n\nThe family firm was never sold. Offers came in the \
             late 1990s; the largest, £40 million from the American pump maker Delmont in 1999, \

@@ -401,7 +401,6 @@ pub const OPPOSITES: &[(&[&str], &[&str])] = &[
     (&["strengthen"], &["weaken"]),
     (&["expensive"], &["cheap"]),
     (&["pass"], &["fail"]),
-    (&["open"], &["close"]),
     (&["buy"], &["sell"]),
     (&["join"], &["leave"]),
     (&["support"], &["oppose"]),

@@ -300,42 +300,39 @@ impl LocalJudge {
             let flips = alone
                 .iter()
                 .any(|a| a.conflict_strength() >= self.thresholds.contradict);
-            if alignment.consistent() && !flips && gain >= PAIR_GAIN {
-                let candidate = Candidate {
-                    quote,
-                    alignment,
-                    heading: false,
-                    by_meaning: false,
-                    soft: None,
-                };
-                trace_candidate(claim_text, &candidate, "pair");
-                if better(&best_support, candidate.alignment.support_key(), |b| {
-                    b.support_key()
-                }) {
+            if flips || gain < PAIR_GAIN {
+                continue;
+            }
+            // A consistent pair may support the claim. A pair whose polarity differs, while
+            // neither half contradicts alone and one half states the claim's particulars, may
+            // contradict it: the claim's predicate denied in one sentence, its particulars in
+            // the next ("The business was never sold. Offers came ...; the largest, from
+            // Delmont in 1999, was refused").
+            let supports = alignment.consistent();
+            let denies = alignment.polarity_differs()
+                && !alignment.number_conflict()
+                && alignment.entity_conflict.is_none()
+                && alone.iter().any(|a| a.consistent());
+            if !supports && !denies {
+                continue;
+            }
+            let candidate = Candidate {
+                quote,
+                alignment,
+                heading: false,
+                by_meaning: false,
+                soft: None,
+            };
+            trace_candidate(claim_text, &candidate, "pair");
+            let a = &candidate.alignment;
+            if supports {
+                if better(&best_support, a.support_key(), |b| b.support_key()) {
                     best_support = Some(candidate.clone());
                 }
                 near.push(candidate);
-            } else if alignment.polarity_differs()
-                && !alignment.number_conflict()
-                && alignment.entity_conflict.is_none()
-                && !flips
-                && alone.iter().any(|a| a.consistent())
-                && gain >= PAIR_GAIN
-                && better(&best_conflict, alignment.conflict_strength(), |b| {
-                    b.conflict_strength()
-                })
-            {
-                // The claim's predicate denied in one sentence, its particulars stated in the
-                // next ("The business was never sold. Offers came ...; the largest, from
-                // Delmont in 1999, was refused").
-                let candidate = Candidate {
-                    quote,
-                    alignment,
-                    heading: false,
-                    by_meaning: false,
-                    soft: None,
-                };
-                trace_candidate(claim_text, &candidate, "pair");
+            } else if better(&best_conflict, a.conflict_strength(), |b| {
+                b.conflict_strength()
+            }) {
                 best_conflict = Some(candidate);
             }
         }

@@ -648,6 +648,11 @@ fn affirmed_elsewhere(text: &Analysis, form: &str) -> bool {
 /// Words of a negation itself, not of what it negates ("no longer used": the act is "used").
 const NEGATION_ADVERBS: &[&str] = &["long", "longer"];
 
+/// Verbs whose object carries the act ("failed to win approval", "refused to give permission"):
+/// the head of a denied act is the word after them, so "failed to win parliamentary approval"
+/// denies the approving.
+const LIGHT_VERBS: &[&str] = &["win", "get", "gain", "obtain", "secure", "receive", "give"];
+
 /// Whether `text` is negated where it meets `other`: the parity of its cues whose scope holds a
 /// content word `other` shares (a denial covers the whole sentence). With `bound`, the clause of
 /// `text` that `other` is about, a negation in another clause is about another subject
@@ -700,7 +705,11 @@ fn negated(text: &Analysis, other: &Analysis, bound: Option<usize>, halts: bool)
                 || text.forms[cue.scope.clone()]
                     .iter()
                     .flatten()
-                    .find(|f| text.is_content(f) && !NEGATION_ADVERBS.contains(&f.as_str()))
+                    .find(|f| {
+                        text.is_content(f)
+                            && !NEGATION_ADVERBS.contains(&f.as_str())
+                            && !LIGHT_VERBS.contains(&f.as_str())
+                    })
                     .is_some_and(|f| other.vocabulary.contains(f))
         })
         .filter(|cue| {

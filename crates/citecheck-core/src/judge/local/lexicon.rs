@@ -358,6 +358,12 @@ pub const IRREGULAR: &[(&str, &str)] = &[
     ("taller", "tall"), ("tallest", "tall"), ("higher", "high"), ("highest", "high"),
     ("deeper", "deep"), ("deepest", "deep"), ("longer", "long"), ("longest", "long"),
     ("faster", "fast"), ("fastest", "fast"), ("smaller", "small"), ("smallest", "small"),
+    // Nouns of an act, read as its verb: "failed to win approval" is about the approving.
+    ("approval", "approve"), ("refusal", "refuse"), ("arrival", "arrive"),
+    ("survival", "survive"), ("removal", "remove"), ("renewal", "renew"),
+    ("proposal", "propose"), ("denial", "deny"), ("withdrawal", "withdraw"),
+    ("dismissal", "dismiss"), ("marriage", "marry"), ("retirement", "retire"),
+    ("birth", "born"), ("parliamentary", "parliament"),
 ];
 
 /// Demonyms and adjectives of place, mapped to the place ("Chinese" -> "china").

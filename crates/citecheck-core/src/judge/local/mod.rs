@@ -905,6 +905,30 @@ mod tests {
     }
 
     #[test]
+    fn a_refusal_of_the_act_s_noun_after_a_light_verb_denies_the_act() {
+        let page = "## Greyside\n\nThe bill for a third dam at Greyside failed to win \
+            parliamentary approval in 1972 after a long campaign by the valley's farmers.";
+        let j = judged(
+            "Parliament approved the bill for a third dam at Greyside in 1972.",
+            &[page],
+        );
+        assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+        // The same verb with an object that is no act of the claim denies nothing of it.
+        let page = "## Greyside\n\nParliament approved the bill for a third dam at Greyside \
+            in 1972, although it failed to win the support of the valley's farmers.";
+        let j = judged(
+            "Parliament approved the bill for a third dam at Greyside in 1972.",
+            &[page],
+        );
+        assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
+        // A noun of the act is the act: "her marriage to" states "married".
+        let page = "## Isobel Marrick\n\nHer marriage to the surveyor Tom Hale in 1889 \
+            ended with his death in 1901.";
+        let j = judged("Isobel Marrick married Tom Hale in 1889.", &[page]);
+        assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
+    }
+
+    #[test]
     fn common_paraphrases_of_news_and_history_state_the_claim() {
         let cases = [
             (

@@ -513,6 +513,17 @@ fn implicative_negation(word: &str, lower: &[String], i: usize) -> Option<(CueKi
         && !lexicon::ING_NOUNS.contains(&next);
     if lexicon::HALTING_VERBS.contains(&word) && gerund {
         Some((CueKind::Halt, i + 1))
+    } else if word == "mistaken" && next == "for"
+        || word == "taken" && next == "for" && after_frequency(lower, i)
+        || word == "confused" && next == "with" && after_frequency(lower, i)
+    {
+        // "is often taken for the highest", "is mistaken for a wasp": it is not that.
+        Some((CueKind::Negation, i + 2))
+    } else if lexicon::MISREPORTING_ADVERBS.contains(&word) && lexicon::SAYING_VERBS.contains(&next)
+    {
+        // "is wrongly described as the oldest", "falsely attributed to Twain": what is said
+        // is untrue (while "wrongly convicted" still has the conviction happen).
+        Some((CueKind::Negation, i + 2))
     } else if word == "yet" && next == "to" && after_auxiliary(lower, i) {
         // "has yet to score", "is yet to open": the act has not happened.
         Some((CueKind::Negation, i + 2))
@@ -525,6 +536,19 @@ fn implicative_negation(word: &str, lower: &[String], i: usize) -> Option<(CueKi
     } else {
         None
     }
+}
+
+/// Whether a word of frequency comes just before lexeme `i` ("is often taken for", "is easily
+/// confused with"): without it "was taken for treatment" is a trip, not a mistake.
+fn after_frequency(lower: &[String], i: usize) -> bool {
+    (1..=2).any(|k| {
+        i.checked_sub(k).is_some_and(|p| {
+            matches!(
+                lower[p].as_str(),
+                "often" | "sometimes" | "commonly" | "frequently" | "easily" | "widely" | "usually"
+            )
+        })
+    })
 }
 
 /// Whether the word before lexeme `i` is a form of "have" or "be" ("has yet to", "are yet to").

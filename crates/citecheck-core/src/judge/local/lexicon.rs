@@ -61,6 +61,19 @@ pub const ING_NOUNS: &[&str] = &[
 #[rustfmt::skip]
 pub const CONTRASTS: &[(&str, &str)] = &[("rather", "than"), ("instead", "of")];
 
+/// Adverbs that say a report is untrue ("wrongly described as"), read as a negation only before
+/// one of [`SAYING_VERBS`]: "wrongly convicted" still has the conviction happen.
+#[rustfmt::skip]
+pub const MISREPORTING_ADVERBS: &[&str] = &["wrongly", "falsely", "erroneously", "mistakenly", "incorrectly"];
+
+/// Verbs of saying, believing and crediting, the ones [`MISREPORTING_ADVERBS`] deny.
+#[rustfmt::skip]
+pub const SAYING_VERBS: &[&str] = &[
+    "said", "described", "believed", "thought", "called", "named", "attributed", "credited",
+    "claimed", "reported", "identified", "labelled", "labeled", "listed", "regarded", "considered",
+    "cited", "stated", "assumed",
+];
+
 /// Words that deny the whole sentence they appear in ("Myth: ...", "it is untrue that ...").
 #[rustfmt::skip]
 pub const DENIALS: &[&str] = &["myth", "misconception", "untrue", "debunked", "fallacy"];

@@ -905,6 +905,30 @@ mod tests {
     }
 
     #[test]
+    fn a_report_called_untrue_or_a_likeness_mistaken_denies_the_claim() {
+        let cases = [
+            (
+                "The hoverfly is a wasp.",
+                "## Hoverflies\n\nThe hoverfly is often mistaken for a wasp.",
+            ),
+            (
+                "Mount Sorn is the highest peak of the Veskar Mountains.",
+                "## Peaks\n\nMount Sorn is often wrongly described as the highest peak of the \
+                 Veskar Mountains.",
+            ),
+        ];
+        for (claim, page) in cases {
+            let j = judged(claim, &[page]);
+            assert_eq!(j.label, JudgeLabel::Contradicted, "{claim}: {:?}", j.detail);
+        }
+        // A wrongful conviction is still a conviction.
+        let page = "## Brennan\n\nBrennan was wrongly convicted of the robbery in 1974 and \
+            freed in 1981.";
+        let j = judged("Brennan was convicted of the robbery in 1974.", &[page]);
+        assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
+    }
+
+    #[test]
     fn a_refusal_of_the_act_s_noun_after_a_light_verb_denies_the_act() {
         let page = "## Greyside\n\nThe bill for a third dam at Greyside failed to win \
             parliamentary approval in 1972 after a long campaign by the valley's farmers.";

@@ -513,9 +513,11 @@ fn implicative_negation(word: &str, lower: &[String], i: usize) -> Option<(CueKi
         && !lexicon::ING_NOUNS.contains(&next);
     if lexicon::HALTING_VERBS.contains(&word) && gerund {
         Some((CueKind::Halt, i + 1))
-    } else if word == "mistaken" && next == "for"
-        || word == "taken" && next == "for" && after_frequency(lower, i)
-        || word == "confused" && next == "with" && after_frequency(lower, i)
+    } else if lexicon::MISTAKINGS
+        .iter()
+        .any(|&(verb, particle, needs_frequency)| {
+            word == verb && next == particle && (!needs_frequency || after_frequency(lower, i))
+        })
     {
         // "is often taken for the highest", "is mistaken for a wasp": it is not that.
         Some((CueKind::Negation, i + 2))
@@ -538,16 +540,12 @@ fn implicative_negation(word: &str, lower: &[String], i: usize) -> Option<(CueKi
     }
 }
 
-/// Whether a word of frequency comes just before lexeme `i` ("is often taken for", "is easily
+/// Whether a word of frequency comes one or two words before lexeme `i` ("is often taken for", "is easily
 /// confused with"): without it "was taken for treatment" is a trip, not a mistake.
 fn after_frequency(lower: &[String], i: usize) -> bool {
     (1..=2).any(|k| {
-        i.checked_sub(k).is_some_and(|p| {
-            matches!(
-                lower[p].as_str(),
-                "often" | "sometimes" | "commonly" | "frequently" | "easily" | "widely" | "usually"
-            )
-        })
+        i.checked_sub(k)
+            .is_some_and(|p| lexicon::FREQUENCY_WORDS.contains(&lower[p].as_str()))
     })
 }
 

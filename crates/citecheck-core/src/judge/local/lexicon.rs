@@ -61,6 +61,20 @@ pub const ING_NOUNS: &[&str] = &[
 #[rustfmt::skip]
 pub const CONTRASTS: &[(&str, &str)] = &[("rather", "than"), ("instead", "of")];
 
+/// A likeness taken for the thing ("is mistaken for a wasp"): (verb, the word after it, whether
+/// a word of [`FREQUENCY_WORDS`] must come one or two words before). "was taken for treatment" is a trip,
+/// "is often taken for the highest" a mistake.
+#[rustfmt::skip]
+pub const MISTAKINGS: &[(&str, &str, bool)] = &[
+    ("mistaken", "for", false), ("taken", "for", true), ("confused", "with", true),
+];
+
+/// Words of frequency that make "taken for" and "confused with" a common mistake.
+#[rustfmt::skip]
+pub const FREQUENCY_WORDS: &[&str] = &[
+    "often", "sometimes", "commonly", "frequently", "easily", "widely", "usually",
+];
+
 /// Adverbs that say a report is untrue ("wrongly described as"), read as a negation only before
 /// one of [`SAYING_VERBS`]: "wrongly convicted" still has the conviction happen.
 #[rustfmt::skip]

@@ -921,6 +921,25 @@ mod tests {
             let j = judged(claim, &[page]);
             assert_eq!(j.label, JudgeLabel::Contradicted, "{claim}: {:?}", j.detail);
         }
+        // "Taken for" and "confused with" are mistakes only when common; a patient taken for
+        // treatment went there.
+        let page = "## Peaks\n\nFrom the plain Mount Sorn is often taken for the highest peak \
+            of the Veskar Mountains.";
+        let j = judged(
+            "Mount Sorn is the highest peak of the Veskar Mountains.",
+            &[page],
+        );
+        assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+        let page = "## Hoverflies\n\nThe hoverfly is easily confused with a wasp.";
+        let j = judged("The hoverfly is a wasp.", &[page]);
+        assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+        let page = "## Brennan\n\nAfter the crash Brennan was taken for treatment to the \
+            Royal Infirmary in Halvern, where he recovered.";
+        let j = judged(
+            "Brennan recovered at the Royal Infirmary in Halvern.",
+            &[page],
+        );
+        assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
         // A wrongful conviction is still a conviction.
         let page = "## Brennan\n\nBrennan was wrongly convicted of the robbery in 1974 and \
             freed in 1981.";

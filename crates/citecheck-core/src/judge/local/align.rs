@@ -11,6 +11,7 @@ use super::compare::{self, NumberFit};
 use super::lexicon::{self, Dimension};
 use super::numbers::{Measure, Quantity};
 use super::opposite;
+use super::prospect;
 use super::{comparison, rank};
 
 /// Credit for a claim word found only in the sentence's context (the sentence before it, the
@@ -60,6 +61,9 @@ pub struct Alignment {
     /// The claim's superlative ("the oldest surviving mill") that neither the sentence nor its
     /// context states: a rank is a claim of its own, which no amount of shared words makes.
     pub rank_unstated: Option<String>,
+    /// The claim's act that the sentence has only in prospect ("was in talks to move" for
+    /// "will move"): see `prospect`.
+    pub prospect: Option<String>,
 }
 
 /// One item of the claim's coverage: a content word or a quantity.
@@ -100,11 +104,17 @@ impl Alignment {
     /// states the claim's rank when it leaves the rank out (it may still show that the page
     /// is not against the claim, but it cannot support it).
     pub fn support_key(&self) -> f64 {
-        if self.rank_unstated.is_some() {
+        if self.leaves_out_a_qualifier() {
             self.coverage - 1.0
         } else {
             self.coverage
         }
+    }
+
+    /// The sentence leaves out what the claim asserts besides its words: its rank, or that its
+    /// act is done or decided rather than in prospect.
+    pub fn leaves_out_a_qualifier(&self) -> bool {
+        self.rank_unstated.is_some() || self.prospect.is_some()
     }
 
     /// The sentence differs from the claim in a number only: no flipped polarity, no rival name.
@@ -200,6 +210,9 @@ impl Alignment {
         }
         if let Some(rank) = &self.rank_unstated {
             let _ = write!(text, " rank=unstated({rank})");
+        }
+        if let Some(act) = &self.prospect {
+            let _ = write!(text, " act=in_prospect({act})");
         }
         text
     }
@@ -410,6 +423,7 @@ pub fn align(
         entity_conflict: entity_conflict.map(|(c, s)| (c.text.clone(), s.text.clone())),
         telling_numbers: telling_matches(claim, sentence, &numbers),
         rank_unstated: rank_unstated(claim, sentence, context),
+        prospect: prospect::act_in_prospect(claim, sentence),
         numbers,
     }
 }

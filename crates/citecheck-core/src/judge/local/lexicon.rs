@@ -88,6 +88,16 @@ pub const SAYING_VERBS: &[&str] = &[
     "cited", "stated", "assumed",
 ];
 
+/// Words that put the act after them in prospect rather than on record ("was in talks to move",
+/// "is considering moving", "could close", "hopes to open"): a claim that states the act as
+/// done or decided is not stated by them. Each frame is the words right before the act's verb.
+/// "plans to" and "will" are left out: a plan announced is how a page states what will happen.
+#[rustfmt::skip]
+pub const PROSPECTS: &[&[&str]] = &[
+    &["in", "talks", "to"], &["considering"], &["could"], &["might"], &["hopes", "to"],
+    &["hoping", "to"], &["aims", "to"], &["aiming", "to"], &["proposed", "to"], &["proposing", "to"],
+];
+
 /// Words that deny the whole sentence they appear in ("Myth: ...", "it is untrue that ...").
 #[rustfmt::skip]
 pub const DENIALS: &[&str] = &["myth", "misconception", "untrue", "debunked", "fallacy"];

@@ -41,6 +41,7 @@ mod lexicon;
 mod numbers;
 mod opposite;
 mod place;
+mod prospect;
 mod rank;
 mod segment;
 mod soft;
@@ -359,8 +360,9 @@ impl LocalJudge {
             .is_some_and(|c| c.alignment.coverage >= self.thresholds.support);
         let conflict = conflict.filter(|c| c.alignment.conflict_strength() > 0.0);
         let floor = self.thresholds.support - MEANING_MARGIN;
-        // A sentence that leaves out the claim's rank supports nothing, however close.
-        near.retain(|c| c.alignment.coverage >= floor && c.alignment.rank_unstated.is_none());
+        // A sentence that leaves out the claim's rank, or has its act only in prospect, supports
+        // nothing, however close.
+        near.retain(|c| c.alignment.coverage >= floor && !c.alignment.leaves_out_a_qualifier());
         near.sort_by(|a, b| b.alignment.coverage.total_cmp(&a.alignment.coverage));
         near.dedup_by(|a, b| a.quote == b.quote);
         near.truncate(if words_support { 0 } else { MEANING_CANDIDATES });
@@ -475,7 +477,7 @@ impl LocalJudge {
             // Against a contradiction, the support is read without the page's subject, as
             // the contradiction is: the subject alone must not tip the balance.
             (Some(sup), _)
-                if sup.alignment.rank_unstated.is_none()
+                if !sup.alignment.leaves_out_a_qualifier()
                     && s >= self.support_bar(&sup.alignment)
                     && s > c
                     && (c == 0.0
@@ -1104,6 +1106,43 @@ mod tests {
             &[MILL],
         );
         assert_eq!(plain.label, JudgeLabel::Supported, "{plain:?}");
+    }
+
+    #[test]
+    fn an_act_the_page_has_only_in_prospect_is_not_stated_by_it() {
+        const FESTIVAL: &str = "## The festival\n\nLast spring the Ashby Ledger reported that \
+                                the Ashby Book Festival was in talks to move to the new riverside \
+                                arts centre. The festival began in 1987 in a church hall.";
+        let claim = "The Ashby Book Festival will move to the new riverside arts centre.";
+        let prospect = judged(claim, &[FESTIVAL]);
+        assert_eq!(prospect.label, JudgeLabel::NotFound, "{prospect:?}");
+        for (framed, plain) in [
+            ("is considering closing", "will close"),
+            ("could close", "will close"),
+            ("hopes to open", "opened"),
+        ] {
+            let page = format!(
+                "## Libraries\n\nThe council {framed} the library on Mill Lane in the spring, \
+                 a spokesman said."
+            );
+            let j = judged(
+                &format!("The council {plain} the library on Mill Lane."),
+                &[&page],
+            );
+            assert_eq!(j.label, JudgeLabel::NotFound, "{framed}: {j:?}");
+            assert!(
+                j.detail.unwrap_or_default().contains("in_prospect"),
+                "{framed}"
+            );
+        }
+        // The same sentence states the act outright, or states the claim's own prospect.
+        let stated = FESTIVAL.replace("was in talks to move", "would move");
+        assert_eq!(judged(claim, &[&stated]).label, JudgeLabel::Supported);
+        let hedged = judged(
+            "The Ashby Book Festival was in talks to move to the new riverside arts centre.",
+            &[FESTIVAL],
+        );
+        assert_eq!(hedged.label, JudgeLabel::Supported, "{hedged:?}");
     }
 
     #[test]

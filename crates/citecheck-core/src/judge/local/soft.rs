@@ -93,6 +93,7 @@ mod tests {
             items,
             telling_numbers: 0,
             rank_unstated: None,
+            prospect: None,
         }
     }
 

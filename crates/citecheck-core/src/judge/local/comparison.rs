@@ -6,7 +6,7 @@
 use std::sync::OnceLock;
 
 use super::analyse::Analysis;
-use super::lex::normalise;
+use super::lex::forms_of;
 use super::lexicon::{LESS, MORE};
 
 /// How far before "than" a comparative may sit ("a larger volume of water than").
@@ -30,10 +30,7 @@ struct Comparison<'a> {
 /// Normalised forms of [`MORE`] and [`LESS`].
 fn kin() -> &'static (Vec<String>, Vec<String>) {
     static KIN: OnceLock<(Vec<String>, Vec<String>)> = OnceLock::new();
-    KIN.get_or_init(|| {
-        let forms = |words: &[&str]| words.iter().map(|w| normalise(w).form).collect();
-        (forms(MORE), forms(LESS))
-    })
+    KIN.get_or_init(|| (forms_of(MORE), forms_of(LESS)))
 }
 
 /// The first comparison in `text`, if it has the shape "A <comparative> ... than B".

@@ -226,6 +226,12 @@ pub fn fold(lower: &str) -> String {
     synonyms().get(stemmed.as_str()).cloned().unwrap_or(stemmed)
 }
 
+/// The normalised form of each of a lexicon list's words: what the judge's tables of cue
+/// words are matched in, built once per table.
+pub fn forms_of(words: &[&str]) -> Vec<String> {
+    words.iter().map(|w| normalise(w).form).collect()
+}
+
 /// Folds the plural `s` only: the form unit names are matched in.
 pub fn fold_plural(lower: &str) -> String {
     plural(lower).to_string()

@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 
 use super::analyse::Analysis;
 use super::clause;
-use super::lex::normalise;
+use super::lex::{forms_of, normalise};
 use super::lexicon::OPPOSITES;
 use super::place::{best_placement, neighbour};
 
@@ -20,10 +20,9 @@ use super::place::{best_placement, neighbour};
 fn table() -> &'static [(Vec<String>, Vec<String>)] {
     static TABLE: OnceLock<Vec<(Vec<String>, Vec<String>)>> = OnceLock::new();
     TABLE.get_or_init(|| {
-        let forms = |words: &[&str]| words.iter().map(|w| normalise(w).form).collect();
         OPPOSITES
             .iter()
-            .map(|(a, b)| (forms(a), forms(b)))
+            .map(|(a, b)| (forms_of(a), forms_of(b)))
             .collect()
     })
 }

@@ -6,18 +6,13 @@
 use std::sync::OnceLock;
 
 use super::analyse::Analysis;
-use super::lex::normalise;
+use super::lex::forms_of;
 use super::lexicon::PROSPECTS;
 
 /// Normalised forms of each frame in [`PROSPECTS`].
 fn frames() -> &'static [Vec<String>] {
     static FRAMES: OnceLock<Vec<Vec<String>>> = OnceLock::new();
-    FRAMES.get_or_init(|| {
-        PROSPECTS
-            .iter()
-            .map(|frame| frame.iter().map(|w| normalise(w).form).collect())
-            .collect()
-    })
+    FRAMES.get_or_init(|| PROSPECTS.iter().map(|frame| forms_of(frame)).collect())
 }
 
 /// The claim's act (its normalised verb) that the sentence frames as a prospect, when the claim

@@ -71,10 +71,6 @@ pub const MEANING_MARGIN: f64 = 0.2;
 /// claim. Set on the development set: at 0.75 near misses that the page contradicts or leaves
 /// open came through as well; from 0.85 none did.
 pub const MEANING_SUPPORT: f32 = 0.85;
-/// Similarity of meaning below which a sentence with a flipped slot is about something else and
-/// contradicts nothing. Kept low: on the development set true contradictions reach down to
-/// 0.28 (a paraphrase with few shared words), and a higher floor cost more than it saved.
-pub const MEANING_CONFLICT_FLOOR: f32 = 0.25;
 /// Similarity of meaning a near miss needs, beside a soft coverage at the support threshold
 /// (its words matched by meaning, see `soft.rs`), to support the claim. Set on the development
 /// set: with soft coverage alone (0.70), two near misses the page leaves open came through;
@@ -121,7 +117,7 @@ impl LocalJudge {
     }
 
     /// The same judge, also weighing how close in meaning the claim and each candidate sentence
-    /// are (see [`MEANING_SUPPORT`], [`MEANING_CONFLICT_FLOOR`]).
+    /// are (see [`MEANING_SUPPORT`], [`SOFT_MEANING_FLOOR`]).
     pub fn with_encoder(mut self, encoder: Arc<dyn SentenceEncoder>) -> Self {
         self.encoder = Some(encoder);
         self
@@ -342,9 +338,10 @@ impl LocalJudge {
         self.decide(best_support, best_conflict, best_any)
     }
 
-    /// With an encoder: a sentence with a flipped slot that means something else contradicts
-    /// nothing, and a consistent near miss that means the claim supports it. Without one, or
-    /// when it fails, the words decide alone.
+    /// With an encoder: a consistent near miss that means the claim supports it. Without one, or
+    /// when it fails, the words decide alone. A contradiction is read by its words only: a
+    /// floor of meaning under a flipped slot (cosine 0.25) changed no verdict on either set,
+    /// 645 claims, while its forward passes were over half of the encoder's work per citation.
     fn read_meaning<'a>(
         &self,
         claim: &str,
@@ -366,29 +363,21 @@ impl LocalJudge {
         near.sort_by(|a, b| b.alignment.coverage.total_cmp(&a.alignment.coverage));
         near.dedup_by(|a, b| a.quote == b.quote);
         near.truncate(if words_support { 0 } else { MEANING_CANDIDATES });
-        let checks_conflict = conflict
-            .as_ref()
-            .is_some_and(|c| c.alignment.conflict_strength() >= self.thresholds.contradict);
-        if near.is_empty() && !checks_conflict {
+        if near.is_empty() {
             return (support, conflict);
         }
         let mut texts = vec![claim];
-        texts.extend(conflict.iter().filter(|_| checks_conflict).map(|c| c.quote));
         texts.extend(near.iter().map(|c| c.quote));
         // Token by token first: one pass gives the near misses' soft coverage and fills the
         // encoder's sentence cache for the whole-sentence similarities below.
-        if !near.is_empty() {
-            let mut token_texts = vec![claim];
-            token_texts.extend(near.iter().map(|c| c.quote));
-            if let Ok(tokens) = encoder.encode_tokens(&token_texts) {
-                if tokens.len() == token_texts.len() {
-                    let lexemes: Vec<std::ops::Range<usize>> = lex::lex(claim)
-                        .iter()
-                        .map(|l| l.start..l.start + l.text.len())
-                        .collect();
-                    for (c, sentence) in near.iter_mut().zip(&tokens[1..]) {
-                        c.soft = Some(soft::coverage(&c.alignment, &lexemes, &tokens[0], sentence));
-                    }
+        if let Ok(tokens) = encoder.encode_tokens(&texts) {
+            if tokens.len() == texts.len() {
+                let lexemes: Vec<std::ops::Range<usize>> = lex::lex(claim)
+                    .iter()
+                    .map(|l| l.start..l.start + l.text.len())
+                    .collect();
+                for (c, sentence) in near.iter_mut().zip(&tokens[1..]) {
+                    c.soft = Some(soft::coverage(&c.alignment, &lexemes, &tokens[0], sentence));
                 }
             }
         }
@@ -400,19 +389,12 @@ impl LocalJudge {
             }
         };
         let meaning = |k: usize| similarity(&vectors[0], &vectors[k]);
-        let mut k = 1;
-        let conflict = if checks_conflict {
-            k += 1;
-            conflict.filter(|_| meaning(1) >= MEANING_CONFLICT_FLOOR)
-        } else {
-            conflict
-        };
         // A near miss supports the claim when its words, read for meaning, cover it (soft
         // coverage at the support threshold), or when the whole sentence means the claim.
         let support_at = self.thresholds.support;
         let promoted = near
             .into_iter()
-            .zip(k..)
+            .zip(1..)
             .filter_map(|(mut c, k)| {
                 let soft = c
                     .soft
@@ -1417,8 +1399,7 @@ mod tests {
     }
 
     /// Texts that share a marker word mean the same; a text with "50" means nothing like the
-    /// rest. Counts the
-    /// texts it is asked for, to check the judge asks for few.
+    /// rest. Counts the texts it is asked for, to check the judge asks for few.
     #[derive(Debug, Default)]
     struct MarkerEncoder {
         asked: std::sync::atomic::AtomicUsize,
@@ -1464,17 +1445,15 @@ mod tests {
     }
 
     #[test]
-    fn a_conflict_far_in_meaning_contradicts_nothing() {
+    fn a_conflict_is_read_by_its_words_and_asks_the_encoder_nothing() {
+        // A flipped figure with nothing near enough to be read for meaning: the words decide,
+        // and no forward pass is spent on it (the encoder only promotes near misses).
         let claim = "Water boils at 50 degrees Celsius at sea level.";
-        let judge = LocalJudge::default().with_encoder(Arc::new(MarkerEncoder::default()));
-        // The claim and the sentence mean nothing alike for this encoder.
+        let encoder = Arc::new(MarkerEncoder::default());
+        let judge = LocalJudge::default().with_encoder(encoder.clone());
         let j = judge.assess(claim, &[WATER.to_string()]);
-        assert_eq!(j.label, JudgeLabel::NotFound, "{:?}", j.detail);
-        // A sentence it reads as close still contradicts.
-        let close = "Water vapour forms at 100 degrees Celsius at sea level.";
-        let claim = "Water vapour forms at 60 degrees Celsius at sea level.";
-        let j = judge.assess(claim, &[close.to_string()]);
         assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+        assert_eq!(encoder.asked.load(std::sync::atomic::Ordering::Relaxed), 0);
     }
 
     /// Reads every text as close in meaning to the claim (0.7, below [`MEANING_SUPPORT`]) and

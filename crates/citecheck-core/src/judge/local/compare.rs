@@ -79,9 +79,15 @@ pub fn comparable(a: &Measure, b: &Measure, loose: bool) -> bool {
 
 /// Whether two quantities can fill the same slot, so that different values conflict: the same
 /// kind of measure, and a number glued into a compound token ("3.2GHz", "64-bit") only against
-/// one glued to the same word. `loose` as in [`comparable`], for numbers already tied to the
+/// one glued to the same word, and a difference ("three minutes longer than") only against a
+/// difference. `loose` as in [`comparable`], for numbers already tied to the
 /// claim's by the words around them.
 pub fn same_slot(a: &Quantity, b: &Quantity, loose: bool) -> bool {
+    // "almost ten minutes" against "nearly three minutes longer than": a value and a
+    // difference of two values are two slots.
+    if a.difference != b.difference {
+        return false;
+    }
     if a.compound || b.compound {
         return matches!((&a.measure, &b.measure), (Measure::Noun(x), Measure::Noun(y)) if x == y);
     }
@@ -181,6 +187,11 @@ mod tests {
             // Two numbers that could fill the slot, none tied to it: which is the claim's is
             // unknown (issue 18), so neither contradicts it.
             ("80 mg", "63 mg for espresso, 95 mg for drip coffee"),
+            // A difference is not the value it is the difference of.
+            (
+                "almost ten minutes",
+                "nearly three minutes longer than the rest",
+            ),
         ];
         for (claim, page) in table {
             let c = first(claim);

@@ -47,6 +47,10 @@ pub struct Quantity {
     /// Written after a capitalised word inside a sentence ("Nova 3 Pro", "Snapdragon 8 Gen 3",
     /// "USB 3.2"): a word of a name, not a quantity of anything.
     pub identifier: bool,
+    /// Followed by a comparative and "than" ("nearly three minutes longer than anything on
+    /// the last album", "40 more than in 2023"): a difference between two values, which fills
+    /// another slot than either value.
+    pub difference: bool,
 }
 
 /// Finds the quantities in `lexemes`, in order.
@@ -73,6 +77,7 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
                         .join(" "),
                     compound: false,
                     identifier: false,
+                    difference: difference_at(&lower, next),
                 },
                 1.0,
                 next,
@@ -173,6 +178,7 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
                 text,
                 compound,
                 identifier,
+                difference: difference_at(&lower, after.max(i + 1)),
             },
             scale,
             next,
@@ -180,6 +186,7 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
         i = after.max(i + 1);
     }
     spread_ranges(lexemes, &lower, &mut out);
+    carry_units_forward(&lower, &mut out);
     resolve_later_years(&lower, &mut out);
     out.into_iter().map(|(q, _, _)| q).collect()
 }
@@ -252,6 +259,17 @@ fn score_at(lexemes: &[Lexeme<'_>], next: usize) -> bool {
     (number(next) && lexemes[next].hyphenated) || (dash && number(next + 1))
 }
 
+/// Whether a comparative and "than" follow the quantity ending before `end`: "three minutes
+/// longer than", "40 more than", "£2 million less than".
+fn difference_at(lower: &[String], end: usize) -> bool {
+    let comparative = lower.get(end).is_some_and(|w| {
+        lexicon::MORE.contains(&w.as_str())
+            || lexicon::LESS.contains(&w.as_str())
+            || (w.ends_with("er") && w.len() > 4)
+    });
+    comparative && lower.get(end + 1).is_some_and(|w| w == "than")
+}
+
 fn hedged_at(lower: &[String], i: usize) -> bool {
     [i.checked_sub(1), i.checked_sub(2)]
         .into_iter()
@@ -301,8 +319,21 @@ fn fraction_at(lexemes: &[Lexeme<'_>], lower: &[String], i: usize) -> Option<(f6
     if lower[i] == "half" && lower.get(i + 1).is_some_and(|w| w == "of") && !period {
         return Some((50.0, i + 1));
     }
+    // "fell by two-thirds", "cut by nearly a third", "rose by half": a change by a share
+    // needs no "of".
+    let after_by = [i.checked_sub(1), i.checked_sub(2)]
+        .into_iter()
+        .flatten()
+        .find(|&p| !lexicon::HEDGES.contains(&lower[p].as_str()))
+        .is_some_and(|p| lower[p] == "by");
+    if lower[i] == "half" && after_by {
+        return Some((50.0, i + 1));
+    }
     let numerator = count(i)?;
     if let Some(denominator) = part(i + 1) {
+        if after_by {
+            return Some((100.0 * numerator / denominator, i + 2));
+        }
         return lower
             .get(i + 2)
             .filter(|w| *w == "of")
@@ -345,6 +376,30 @@ fn spread_ranges(lexemes: &[Lexeme<'_>], lower: &[String], found: &mut [(Quantit
         a.tolerance *= b_scale * factor;
         a.measure = b.measure.clone();
         *a_scale = *b_scale;
+    }
+}
+
+/// "from 1,950 tonnes to about 700", "from 42% to 35": the second number of a "from ... to"
+/// takes the first's unit when it has none of its own.
+fn carry_units_forward(lower: &[String], found: &mut [(Quantity, f64, usize)]) {
+    for k in 1..found.len() {
+        let (left, right) = found.split_at_mut(k);
+        let (a, _, _) = &left[k - 1];
+        let (b, b_scale, _) = &mut right[0];
+        let from = a.at.checked_sub(1).is_some_and(|p| lower[p] == "from");
+        let to = a.span.end;
+        let joined = lower.get(to).is_some_and(|w| w == "to")
+            && (to + 1 == b.at
+                || (to + 2 == b.at && lexicon::HEDGES.contains(&lower[to + 1].as_str())));
+        let Measure::Unit(unit) = &a.measure else {
+            continue;
+        };
+        if !from || !joined || b.measure != Measure::Bare || *b_scale != 1.0 || unit.name == "°F" {
+            continue;
+        }
+        b.value *= unit.factor;
+        b.tolerance *= unit.factor;
+        b.measure = a.measure.clone();
     }
 }
 
@@ -567,6 +622,10 @@ mod tests {
             ("half of the votes", 50.0),
             ("about one in twenty cherries", 5.0),
             ("1 in 4 adults", 25.0),
+            // A change by a share needs no "of".
+            ("landings fell by nearly two-thirds", 66.67),
+            ("cut by a third", 33.33),
+            ("sales rose by half", 50.0),
         ];
         for (text, value) in table {
             let q = first(text);
@@ -574,9 +633,34 @@ mod tests {
             assert!(same(&q, &first(&format!("{value}%"))), "{text}");
         }
         assert!(quantities(&lex("it ranks only seventh among lakes")).is_empty());
+        assert!(quantities(&lex("the third of the four"))
+            .iter()
+            .all(|q| !matches!(&q.measure, Measure::Unit(u) if u.name == "%")));
         assert!(quantities(&lex("born in 1960"))
             .iter()
             .all(|q| q.measure == Measure::Year));
+    }
+
+    #[test]
+    fn the_second_number_of_from_to_takes_the_first_ones_unit() {
+        let found = quantities(&lex("landings fell from 1,950 tonnes to about 700, while"));
+        assert_eq!(found[1].measure, found[0].measure, "{found:?}");
+        assert!(same(&found[1], &first("around 700 tonnes")));
+        // Only a bare second number, and only after "from".
+        let found = quantities(&lex("it carried 1,950 tonnes to 700, or more"));
+        assert_eq!(found[1].measure, Measure::Bare, "{found:?}");
+    }
+
+    #[test]
+    fn a_difference_between_values_is_marked() {
+        let found = quantities(&lex("at 9:47, nearly three minutes longer than the rest"));
+        assert!(found
+            .iter()
+            .any(|q| q.difference && q.text.contains("three")));
+        assert!(!first("it runs for three minutes").difference);
+        assert!(!first("640 staff, 40 more than in 2023").difference);
+        let found = quantities(&lex("640 staff, 40 more than in 2023"));
+        assert!(found[1].difference, "{found:?}");
     }
 
     #[test]

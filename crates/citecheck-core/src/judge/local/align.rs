@@ -683,7 +683,7 @@ fn negated(text: &Analysis, other: &Analysis, bound: Option<usize>, halts: bool)
             CueKind::Negation | CueKind::Refusal | CueKind::Halt
         )
     });
-    let count = text
+    let denied = text
         .cues
         .iter()
         .filter(|cue| {
@@ -734,8 +734,26 @@ fn negated(text: &Analysis, other: &Analysis, bound: Option<usize>, halts: bool)
                         && !affirmed_elsewhere(text, f)
                 })
         })
-        .count();
-    count % 2 == 1
+        .map(|cue| cue.scope.clone())
+        .collect::<Vec<_>>();
+    // Two denials cancel only over one act ("never failed to qualify"); over two acts ("refused
+    // to award damages, saying the yard had not acted in bad faith") each denies its own, and
+    // one denied act is enough.
+    let mut scopes = denied;
+    scopes.sort_by_key(|s| s.start);
+    let mut odd = false;
+    let mut group: Option<(usize, usize)> = None;
+    for scope in scopes {
+        group = match group {
+            Some((end, n)) if scope.start < end => Some((end.max(scope.end), n + 1)),
+            Some((_, n)) => {
+                odd |= n % 2 == 1;
+                Some((scope.end, 1))
+            }
+            None => Some((scope.end, 1)),
+        };
+    }
+    odd || group.is_some_and(|(_, n)| n % 2 == 1)
 }
 
 #[cfg(test)]
@@ -1086,6 +1104,22 @@ mod tests {
         let a = aligned(
             "Most neurons are in the arms, not in the central brain.",
             "Two-thirds of neurons are in the arms rather than in the central brain.",
+        );
+        assert!(!a.polarity_differs(), "{}", a.describe());
+    }
+
+    #[test]
+    fn two_denials_of_two_acts_do_not_cancel() {
+        let a = aligned(
+            "The court awarded aggravated damages because the yard had acted in bad faith.",
+            "The court refused to award aggravated damages, saying the yard had not acted in \
+             bad faith.",
+        );
+        assert!(a.polarity_differs(), "{}", a.describe());
+        // Over one act they do.
+        let a = aligned(
+            "The club has qualified for Europe every season.",
+            "The club has never failed to qualify for Europe.",
         );
         assert!(!a.polarity_differs(), "{}", a.describe());
     }

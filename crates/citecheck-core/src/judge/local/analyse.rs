@@ -182,7 +182,17 @@ impl Analysis {
                     && lexemes.get(i + 1).is_some_and(|n| n.kind == LexKind::Word));
             comparative |= other_arm;
             aside[i] = other_arm;
-            if (lexicon::NEGATIONS.contains(&word) || normalised.negated) && !other_arm && !relative
+            // "No 1", "No. 34": the abbreviation of "number", before a figure.
+            let number_sign = word == "no"
+                && lexemes
+                    .get(i + 1)
+                    .filter(|n| n.text != ".")
+                    .or_else(|| lexemes.get(i + 2).filter(|_| next == Some(".")))
+                    .is_some_and(|n| n.kind == LexKind::Number);
+            if (lexicon::NEGATIONS.contains(&word) || normalised.negated)
+                && !other_arm
+                && !relative
+                && !number_sign
             {
                 cue_starts.push((CueKind::Negation, i + 1));
             } else if let Some(cue) = implicative.filter(|_| !other_arm && !relative) {
@@ -454,6 +464,24 @@ fn affirms(lower: &[String], cue: &Cue) -> bool {
     let scope = &lower[cue.scope.clone()];
     let has = |word: &str| scope.iter().any(|w| w == word);
     if has("until") || has("till") {
+        return true;
+    }
+    // "was not found for another 23 years" says it was found 23 years later; "for 23 years"
+    // alone is a span of time in which it did not happen.
+    let word = |k: usize| lower.get(k).map_or("", String::as_str);
+    let delayed = (cue.scope.start..lower.len().min(cue.scope.end + 3)).any(|k| {
+        let mut j = k + 1;
+        if word(j) == "a" {
+            j += 1;
+        }
+        word(k) == "for"
+            && matches!(word(j), "another" | "further")
+            && matches!(
+                word(j + 2).trim_end_matches('s'),
+                "year" | "month" | "week" | "day" | "decade" | "hour" | "centurie" | "century"
+            )
+    });
+    if delayed {
         return true;
     }
     // Only a determiner's "no" ("no woman", "nobody", "no one") makes a uniqueness: "did not
@@ -901,6 +929,11 @@ mod tests {
         // It happened, later: "not until".
         assert_eq!(cues("It was not until the 87th minute that he scored."), 0);
         assert_eq!(cues("The bridge did not open till 1902."), 0);
+        assert_eq!(cues("The stern was not found for another 23 years."), 0);
+        assert_eq!(
+            cues("The mine did not reopen for a further two decades."),
+            0
+        );
         // Uniqueness: the subject is the one that does it, or the first that did.
         assert_eq!(cues("No other river crosses as many countries."), 0);
         assert_eq!(cues("No woman had been a member before Marrick."), 0);
@@ -909,6 +942,17 @@ mod tests {
         assert_eq!(cues("He did not score before his 30th birthday."), 1);
         assert_eq!(cues("No woman has been a member."), 1);
         assert_eq!(cues("The river does not cross other countries."), 1);
+        // A span of time with no act in it is a denial.
+        assert_eq!(cues("The firm paid no dividend for ten years."), 1);
+        assert_eq!(cues("He did not play for another club."), 1);
+    }
+
+    #[test]
+    fn no_before_a_figure_is_the_abbreviation_of_number() {
+        let cues = |text: &str| Analysis::new(text).cues.len();
+        assert_eq!(cues("The week's No 1 was their fourth album."), 0);
+        assert_eq!(cues("It reached No. 34 in the chart."), 0);
+        assert_eq!(cues("No album sold more copies that week."), 1);
     }
 
     #[test]

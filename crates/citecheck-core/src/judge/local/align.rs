@@ -327,9 +327,21 @@ pub fn align(
     let mut rest_coverage = rest(None);
     // A claim name the sentence's surroundings carry is what its "it" or "they" refers to, so
     // another name in a sentence with such a pronoun does not stand in its place.
+    // A claim name in the possessive ("Greyburn's second drummer") that the page names is
+    // what the sentence's "their" or "its" stands for ("Their first drummer, ...; his
+    // successor, Joe Tamsin"). Not "his" or "her", which are as likely the claim's person's.
+    let owner_referred = |c: &Entity| {
+        possessive(c)
+            && c.forms.iter().all(|f| topic.holds(f))
+            && sentence
+                .forms
+                .iter()
+                .flatten()
+                .any(|f| matches!(f.as_str(), "their" | "its"))
+    };
     let absent = |c: &&Entity| {
         let referred = sentence.anaphoric && context.iter().any(|x| x.mentions(c));
-        !(sentence.mentions(c) || referred)
+        !(sentence.mentions(c) || referred || owner_referred(c))
     };
     // A name is no rival when the sentence gives it another title than the claim's: "the
     // first woman to reach the summit" is not "the first person to", however many words the
@@ -503,6 +515,12 @@ fn other_title(claim: &Analysis, sentence: &Analysis) -> bool {
             .collect();
         !same_rank.is_empty() && !same_rank.contains(&noun)
     })
+}
+
+/// A name written in the possessive ("Greyburn's", "the Danube's").
+fn possessive(entity: &Entity) -> bool {
+    let text = entity.text.trim_end();
+    text.ends_with("'s") || text.ends_with("\u{2019}s") || text.ends_with("s'")
 }
 
 /// A name written as a people's adjective ("Dutch", "Scottish").

@@ -695,6 +695,22 @@ mod tests {
         LocalJudge::default().assess(claim, &passages)
     }
 
+    #[test]
+    fn their_stands_for_the_claim_s_owner_that_the_page_names() {
+        // The band is named two paragraphs up, so neither the sentence nor its context holds
+        // it; "Their" does, and Kit Lawless is no rival of Greyburn's.
+        let claim = "Greyburn's second drummer, Joe Tamsin, played on the band's first two albums \
+                     and left in 2021.";
+        let page = "# Review\n\nGreyburn's new record is long and slow, and it rewards \
+                    patience.\n\n## The band\n\nThe line-up has changed often over the years. \
+                    Their first drummer, Kit Lawless, lasted until 2016; his successor, Joe \
+                    Tamsin, played on both earlier albums before leaving in 2021 in circumstances \
+                    the band have never fully explained, although Tamsin has said in interviews \
+                    that he was not sacked.";
+        let j = judged(claim, &[page]);
+        assert_ne!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+    }
+
     /// Two facts of one claim, stated paragraphs apart with other sentences between.
     const COMMISSION: &str = "## History\n\nThe Harwick River Commission was founded in 1921 \
         by the riparian states. Its first chairman was an engineer from Lyon. Early meetings \

@@ -267,6 +267,7 @@ pub fn align(
                 NumberFit::InContext
             }
             NumberFit::Missing if q.identifier => NumberFit::NameOnly,
+            NumberFit::Missing if spans_years(q, sentence) => NumberFit::Match,
             fit => fit,
         })
         .collect();
@@ -438,6 +439,39 @@ pub fn align(
         prospect: prospect::act_in_prospect(claim, sentence),
         numbers,
     }
+}
+
+/// Whether the claim's span of years ("took about three years to build") is the distance
+/// between two years the sentence joins ("built between 1909 and 1912", "from 1909 to 1912",
+/// "1909\u{2013}1912"): exactly, or within a year when either side hedges.
+fn spans_years(q: &Quantity, sentence: &Analysis) -> bool {
+    let Measure::Unit(unit) = &q.measure else {
+        return false;
+    };
+    if unit.name != "year" || q.bound.is_some() {
+        return false;
+    }
+    let years = q.value / unit.factor;
+    let slack = if q.hedged { 1.0 } else { 0.0 };
+    let word = |i: usize| sentence.form(i).unwrap_or("");
+    sentence.quantities.windows(2).any(|pair| {
+        let (a, b) = (&pair[0], &pair[1]);
+        if a.measure != Measure::Year || b.measure != Measure::Year || b.value <= a.value {
+            return false;
+        }
+        let opener = a.span.start.checked_sub(1).map_or("", word);
+        let joined = match b.span.start.checked_sub(a.span.end) {
+            Some(0) => true,
+            Some(1) => {
+                let link = word(a.span.end);
+                (opener == "between" && link == "and")
+                    || (opener == "from" && link == "to")
+                    || matches!(link, "-" | "\u{2013}")
+            }
+            _ => false,
+        };
+        joined && ((b.value - a.value) - years).abs() <= slack
+    })
 }
 
 /// The claim's superlative that the sentence and its context leave out: "Millbrook Tide Mill is
@@ -1124,6 +1158,31 @@ mod tests {
             "Two-thirds of neurons are in the arms rather than in the central brain.",
         );
         assert!(!a.polarity_differs(), "{}", a.describe());
+    }
+
+    #[test]
+    fn a_span_of_years_is_the_distance_between_two_joined_years() {
+        let built = "The lighthouse was built between 1909 and 1912 and first lit in 1912.";
+        for claim in [
+            "The lighthouse took about three years to build.",
+            "The lighthouse took three years to build.",
+            "The lighthouse took roughly four years to build.",
+        ] {
+            let a = aligned(claim, built);
+            assert_eq!(a.numbers, [NumberFit::Match], "{claim}: {}", a.describe());
+        }
+        for claim in [
+            "The lighthouse took four years to build.",
+            "The lighthouse took about ten years to build.",
+        ] {
+            let a = aligned(claim, built);
+            assert_ne!(a.numbers, [NumberFit::Match], "{claim}: {}", a.describe());
+        }
+        let a = aligned(
+            "The lighthouse took three years to build.",
+            "The lighthouse was designed in 1909 and rebuilt in 1912.",
+        );
+        assert_ne!(a.numbers, [NumberFit::Match], "{}", a.describe());
     }
 
     #[test]

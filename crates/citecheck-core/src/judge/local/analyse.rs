@@ -403,10 +403,29 @@ impl Analysis {
     }
 
     fn refers_to(&self, entity: &Entity, needed: usize) -> bool {
+        // Part of a longer name is mentioned by a word written as a name, or by its common word
+        // with a definite article ("the lake" for "Lake Baikal"); "a record made for £6,000"
+        // does not mention "Tidewrack Records".
+        let partial = needed < entity.forms.len();
+        let as_name = |f: &str| {
+            self.forms
+                .iter()
+                .zip(&self.lowercase)
+                .enumerate()
+                .any(|(i, (g, &lower))| {
+                    g.as_deref() == Some(f)
+                        && (!lower
+                            || i.checked_sub(1).is_some_and(|p| {
+                                matches!(self.form(p), Some("the" | "this" | "that" | "its"))
+                            }))
+                })
+        };
         let present = entity
             .forms
             .iter()
-            .filter(|f| self.vocabulary.contains(*f) || self.has_demonym_of(f))
+            .filter(|f| {
+                (self.vocabulary.contains(*f) && (!partial || as_name(f))) || self.has_demonym_of(f)
+            })
             .count();
         if present >= needed.max(1) {
             return true;
@@ -945,6 +964,21 @@ mod tests {
         // A span of time with no act in it is a denial.
         assert_eq!(cues("The firm paid no dividend for ten years."), 1);
         assert_eq!(cues("He did not play for another club."), 1);
+    }
+
+    #[test]
+    fn part_of_a_name_is_mentioned_as_a_name_or_with_the() {
+        let claim = Analysis::new("The album came out on Tidewrack Records in April 2019.");
+        let label = &claim.entities[0];
+        assert_eq!(label.text, "Tidewrack Records");
+        let common = Analysis::new("It was a record made for £6,000 in a fortnight.");
+        assert!(!common.mentions(label));
+        assert!(Analysis::new("Records of the session survive.").mentions(label));
+        assert!(Analysis::new("Tidewrack signed them in 2018.").mentions(label));
+        let lake = Analysis::new("Lake Baikal is the deepest lake in the world.");
+        let baikal = &lake.entities[0];
+        assert!(Analysis::new("In winter the lake freezes over.").mentions(baikal));
+        assert!(!Analysis::new("In winter a lake freezes over.").mentions(baikal));
     }
 
     #[test]

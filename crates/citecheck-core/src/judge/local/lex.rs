@@ -210,8 +210,32 @@ pub fn normalise(word: &str) -> Normalised {
     }
 }
 
+/// Words whose folded form [`fold`] keeps per thread before it starts again empty: a page's
+/// words recur sentence after sentence (and again in each pair of sentences), and folding one
+/// costs several table scans and allocations where a lookup costs one hash.
+const FOLD_CACHE_ENTRIES: usize = 1 << 16;
+
 /// The normalised form of an already lower-cased, apostrophe-free word.
 pub fn fold(lower: &str) -> String {
+    thread_local! {
+        static FOLDED: std::cell::RefCell<HashMap<String, String>> =
+            std::cell::RefCell::new(HashMap::new());
+    }
+    FOLDED.with(|cache| {
+        if let Some(form) = cache.borrow().get(lower) {
+            return form.clone();
+        }
+        let form = fold_uncached(lower);
+        let mut cache = cache.borrow_mut();
+        if cache.len() >= FOLD_CACHE_ENTRIES {
+            cache.clear();
+        }
+        cache.insert(lower.to_string(), form.clone());
+        form
+    })
+}
+
+fn fold_uncached(lower: &str) -> String {
     if let Some(&(_, digits)) = lexicon::ORDINALS.iter().find(|(w, _)| *w == lower) {
         return digits.to_string();
     }
@@ -367,6 +391,23 @@ pub fn is_stopword(form: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_folded_word_from_the_cache_is_the_word_folded_afresh() {
+        for word in [
+            "colours",
+            "fourth",
+            "romanian",
+            "centres",
+            "travelled",
+            "ran",
+            "tonnes",
+        ] {
+            let first = fold(word);
+            assert_eq!(first, fold_uncached(word), "{word}");
+            assert_eq!(fold(word), first, "{word}, from the cache");
+        }
+    }
 
     #[test]
     fn the_stopword_list_is_sorted_for_binary_search() {

@@ -48,8 +48,8 @@ pub struct Quantity {
     /// "USB 3.2"): a word of a name, not a quantity of anything.
     pub identifier: bool,
     /// Followed by a comparative and "than" ("nearly three minutes longer than anything on
-    /// the last album", "40 more than in 2023"): a difference between two values, which fills
-    /// another slot than either value.
+    /// the last album", "40 more than in 2023"), or a ratio ("four times larger"): a
+    /// comparison of two values, which fills another slot than either value.
     pub difference: bool,
 }
 
@@ -178,7 +178,8 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
                 text,
                 compound,
                 identifier,
-                difference: difference_at(&lower, after.max(i + 1)),
+                difference: difference_at(&lower, after.max(i + 1))
+                    || ratio_at(&lower, after.max(i + 1)),
             },
             scale,
             next,
@@ -268,6 +269,24 @@ fn difference_at(lower: &[String], end: usize) -> bool {
             || (w.ends_with("er") && w.len() > 4)
     });
     comparative && lower.get(end + 1).is_some_and(|w| w == "than")
+}
+
+/// Whether the quantity ending before `end` is a ratio of two values: "four times larger",
+/// "three times as many", "twice as long" is no count of anything.
+fn ratio_at(lower: &[String], end: usize) -> bool {
+    // The counted noun is not consumed: "times" is at `end`, or just before it.
+    let word = |k: usize| lower.get(k).map_or("", String::as_str);
+    let next = if word(end) == "times" {
+        word(end + 1)
+    } else if end.checked_sub(1).is_some_and(|p| word(p) == "times") {
+        word(end)
+    } else {
+        return false;
+    };
+    next == "as"
+        || lexicon::MORE.contains(&next)
+        || lexicon::LESS.contains(&next)
+        || (next.ends_with("er") && next.len() > 4)
 }
 
 fn hedged_at(lower: &[String], i: usize) -> bool {
@@ -661,6 +680,9 @@ mod tests {
         assert!(!first("640 staff, 40 more than in 2023").difference);
         let found = quantities(&lex("640 staff, 40 more than in 2023"));
         assert!(found[1].difference, "{found:?}");
+        assert!(first("the pack is four times larger").difference);
+        assert!(first("three times as many visitors").difference);
+        assert!(!first("he won it four times in a row").difference);
     }
 
     #[test]

@@ -27,12 +27,13 @@ pub fn act_in_prospect(claim: &Analysis, sentence: &Analysis) -> Option<String> 
                     .all(|(word, at)| text.form(at) == Some(word.as_str()))
         })
     };
+    // The sentence first: few have a frame at all, so the claim's own framing is seldom read.
+    let act = (1..sentence.forms.len())
+        .filter(|&at| framed_at(sentence, at))
+        .filter_map(|at| sentence.form(at))
+        .find(|form| claim.is_content(form))?;
     if (0..=claim.forms.len()).any(|end| framed_at(claim, end)) {
         return None;
     }
-    (1..sentence.forms.len())
-        .filter(|&at| framed_at(sentence, at))
-        .filter_map(|at| sentence.form(at))
-        .find(|form| claim.is_content(form))
-        .map(str::to_string)
+    Some(act.to_string())
 }

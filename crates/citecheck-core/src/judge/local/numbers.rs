@@ -263,11 +263,7 @@ fn score_at(lexemes: &[Lexeme<'_>], next: usize) -> bool {
 /// Whether a comparative and "than" follow the quantity ending before `end`: "three minutes
 /// longer than", "40 more than", "£2 million less than".
 fn difference_at(lower: &[String], end: usize) -> bool {
-    let comparative = lower.get(end).is_some_and(|w| {
-        lexicon::MORE.contains(&w.as_str())
-            || lexicon::LESS.contains(&w.as_str())
-            || (w.ends_with("er") && w.len() > 4)
-    });
+    let comparative = lower.get(end).is_some_and(|w| is_comparative(w));
     comparative && lower.get(end + 1).is_some_and(|w| w == "than")
 }
 
@@ -283,10 +279,14 @@ fn ratio_at(lower: &[String], end: usize) -> bool {
     } else {
         return false;
     };
-    next == "as"
-        || lexicon::MORE.contains(&next)
-        || lexicon::LESS.contains(&next)
-        || (next.ends_with("er") && next.len() > 4)
+    next == "as" || is_comparative(next)
+}
+
+/// "more", "fewer", "larger", "longer": a word that compares two values.
+fn is_comparative(word: &str) -> bool {
+    lexicon::MORE.contains(&word)
+        || lexicon::LESS.contains(&word)
+        || (word.ends_with("er") && word.len() > 4)
 }
 
 fn hedged_at(lower: &[String], i: usize) -> bool {

@@ -271,16 +271,19 @@ pub fn align(
             fit => fit,
         })
         .collect();
+    // A comparison the sentence's two figures decide: its comparative is stated, or flipped.
+    let figures = comparison::by_figures(claim, sentence);
     // The claim's numbers count like its words: a shared number is strong evidence of alignment.
     let mut plain: Vec<(Item, f64)> = claim
         .content
         .iter()
         .enumerate()
         .map(|(k, (form, _))| {
-            (
-                Item::Word(form.clone()),
-                credit(claim, k, sentence, context),
-            )
+            let credit = match &figures {
+                Some((word, true)) if word == form => 1.0,
+                _ => credit(claim, k, sentence, context),
+            };
+            (Item::Word(form.clone()), credit)
         })
         .collect();
     plain.extend(numbers.iter().enumerate().filter_map(|(k, fit)| {
@@ -310,6 +313,7 @@ pub fn align(
     // place: a flip of polarity, like a negation.
     let reversed = opposite::reversed(claim, sentence, bound)
         .or_else(|| comparison::reversed(claim, sentence))
+        .or_else(|| figures.and_then(|(word, agrees)| (!agrees).then_some(word)))
         .or_else(|| rank::outranked(claim, sentence));
     // The slot that conflicts is not part of the "rest" that must align: a conflicting name's
     // words, a number that conflicts, a word the sentence states the opposite of.

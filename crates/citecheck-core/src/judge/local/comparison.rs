@@ -6,8 +6,11 @@
 use std::sync::OnceLock;
 
 use super::analyse::Analysis;
+use super::compare;
 use super::lex::forms_of;
+use super::lexicon::Dimension;
 use super::lexicon::{LESS, MORE};
+use super::numbers::{Measure, Quantity};
 
 /// How far before "than" a comparative may sit ("a larger volume of water than").
 const COMPARATIVE_REACH: usize = 4;
@@ -140,6 +143,168 @@ fn one_armed(c: &Comparison<'_>, sentence: &Analysis) -> Option<String> {
     (leads && compared == c.between && c.direction * direction > 0).then(|| c.word.clone())
 }
 
+/// How far before "than" a comparative may sit when the sentence's figures decide it ("less
+/// common among participants taking corvaline than").
+const FIGURE_COMPARATIVE_REACH: usize = 6;
+
+/// Adjectives after "more" or "less" that say how often something happens ("more common
+/// among ... than"), which two shares of the sentence decide.
+const RATE_WORDS: &[&str] = &["common", "likely", "frequent", "prevalent"];
+
+/// Normalised forms of [`RATE_WORDS`].
+fn rate_forms() -> &'static [String] {
+    static FORMS: OnceLock<Vec<String>> = OnceLock::new();
+    FORMS.get_or_init(|| forms_of(RATE_WORDS))
+}
+
+/// A percentage.
+fn is_share(measure: &Measure) -> bool {
+    matches!(measure, Measure::Unit(u) if u.dimension == Dimension::Percent)
+}
+
+/// A claim's comparison of two arms read off two figures of the sentence ("dropout was higher on
+/// corvaline than on placebo" against "18% in the corvaline group and 14% in the placebo
+/// group"): the claim's comparative and whether the figures order the arms its way. News and
+/// reference pages state both values and leave the comparison to the reader; answers state
+/// the comparison.
+///
+/// Read narrowly, as a wrong reading flips a statement: the claim states no number of its own
+/// and the sentence states every one of its words but the comparative; the sentence has two
+/// figures of one kind next to each other (no year, no compound, no difference); the other arm
+/// (what follows "than") is named on one side of the pair and the claim's own arm on the other,
+/// so that only one reading assigns them; and what is compared is named before the pair's
+/// second figure, not only after it (a list "dementia in 14.2% and 19.0% ... dropout 16%").
+pub fn by_figures(claim: &Analysis, sentence: &Analysis) -> Option<(String, bool)> {
+    if !claim.quantities.is_empty() {
+        return None;
+    }
+    let (more, less) = kin();
+    let than = claim
+        .forms
+        .iter()
+        .position(|f| f.as_deref() == Some("than"))?;
+    let at = (than.saturating_sub(FIGURE_COMPARATIVE_REACH)..than)
+        .rev()
+        .find(|&i| {
+            claim.forms[i]
+                .as_ref()
+                .is_some_and(|f| more.contains(f) || less.contains(f))
+        })?;
+    let word = claim.forms[at].clone()?;
+    let direction = if less.contains(&word) { -1.0 } else { 1.0 };
+    // "More common", "less likely": a rate, which only shares state.
+    let rate_word = claim
+        .form(at + 1)
+        .filter(|f| rate_forms().iter().any(|w| w == f));
+    let mut own: Vec<&str> = Vec::new();
+    let mut other: Vec<&str> = Vec::new();
+    for (i, form) in claim.forms.iter().enumerate() {
+        let Some(form) = form.as_deref() else {
+            continue;
+        };
+        if i == at || Some(form) == rate_word || !claim.is_content(form) {
+            continue;
+        }
+        if i < than {
+            own.push(form);
+        } else if !own.contains(&form) {
+            other.push(form);
+        }
+    }
+    if other.is_empty() || own.is_empty() {
+        return None;
+    }
+    let stated =
+        |form: &&str| sentence.vocabulary.contains(*form) || sentence.compounds.contains(*form);
+    if !own.iter().chain(&other).all(stated) {
+        return None;
+    }
+    // A name of the claim's own arm marks it better than a word of what is compared, which
+    // is often named first in the sentence ("Unemployment stood at 6.1% in Ostwick").
+    let names: Vec<&str> = own
+        .iter()
+        .copied()
+        .filter(|f| {
+            claim
+                .entities
+                .iter()
+                .any(|e| e.forms.iter().any(|n| n == f))
+        })
+        .collect();
+    let arm = if names.is_empty() { own.clone() } else { names };
+    // What is compared: the claim's own words but its arm's name. Without a name, all of them.
+    let compared: Vec<&str> = if arm.len() == own.len() {
+        own.clone()
+    } else {
+        own.iter().copied().filter(|f| !arm.contains(f)).collect()
+    };
+    let figures: Vec<&Quantity> = sentence
+        .quantities
+        .iter()
+        .filter(|q| {
+            !q.compound
+                && !q.identifier
+                && !q.difference
+                && q.measure != Measure::Year
+                && (rate_word.is_none() || is_share(&q.measure))
+        })
+        .collect();
+    let mut found = None;
+    for (k, pair) in figures.windows(2).enumerate() {
+        let (first, second) = (pair[0], pair[1]);
+        if !compare::same_slot(first, second, false) || first.value == second.value {
+            continue;
+        }
+        let start = k.checked_sub(1).map_or(0, |p| figures[p].span.end);
+        let end = figures.get(k + 2).map_or(sentence.forms.len(), |q| q.at);
+        // Where a word stands against the pair: before its first figure, between the two or
+        // after the second.
+        let side = |forms: &[&str]| -> Vec<u8> {
+            let mut sides: Vec<u8> = (start..end)
+                .filter(|&i| sentence.form(i).is_some_and(|f| forms.contains(&f)))
+                .map(|i| {
+                    if i < first.at {
+                        0
+                    } else if i < second.at {
+                        1
+                    } else {
+                        2
+                    }
+                })
+                .collect();
+            sides.dedup();
+            sides
+        };
+        let (theirs, ours) = (side(&other), side(&arm));
+        // The other arm's figure, by where it and the claim's arm are named: before the first
+        // figure or after the second each name one figure; between the two names the figure
+        // the other arm does not take.
+        let other_takes_second = match (theirs.as_slice(), ours.as_slice()) {
+            ([2], [0] | [1] | [0, 1]) | ([1], [0]) => true,
+            ([0], [1] | [2] | [1, 2]) | ([1], [2]) => false,
+            _ => continue,
+        };
+        // What is compared must be named before the second figure.
+        let compared_first = compared.iter().all(|f| {
+            (0..second.at).any(|i| sentence.form(i) == Some(*f))
+                || !(0..sentence.forms.len()).any(|i| sentence.form(i) == Some(*f))
+        });
+        if !compared_first {
+            continue;
+        }
+        let (mine, theirs) = if other_takes_second {
+            (first.value, second.value)
+        } else {
+            (second.value, first.value)
+        };
+        if found.is_some() {
+            return None;
+        }
+        found = Some((word.clone(), (mine - theirs) * direction > 0.0));
+    }
+    found
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -209,5 +374,98 @@ mod tests {
             "Dark roast coffee contains more caffeine than light roast.",
             "A light roast holds more caffeine per bean, and a dark roast more per cup."
         ));
+    }
+
+    fn by_figures_of(claim: &str, sentence: &str) -> Option<bool> {
+        by_figures(&Analysis::new(claim), &Analysis::new(sentence)).map(|(_, agrees)| agrees)
+    }
+
+    #[test]
+    fn two_figures_decide_a_comparison_of_their_arms() {
+        let rates = "Unemployment stood at 6.1% in Ostwick and 4.3% in Dunstrand last year.";
+        assert_eq!(
+            by_figures_of(
+                "Unemployment in Ostwick is higher than in Dunstrand.",
+                rates
+            ),
+            Some(true)
+        );
+        assert_eq!(
+            by_figures_of("Unemployment in Ostwick is lower than in Dunstrand.", rates),
+            Some(false)
+        );
+        assert_eq!(
+            by_figures_of(
+                "Unemployment in Dunstrand is higher than in Ostwick.",
+                rates
+            ),
+            Some(false)
+        );
+        // Each arm named before its figure, or one before and one after.
+        assert_eq!(
+            by_figures_of(
+                "Ostwick has fewer residents than Dunstrand.",
+                "Ostwick has 131,000 residents, against 104,000 in Dunstrand."
+            ),
+            Some(false)
+        );
+        assert_eq!(
+            by_figures_of(
+                "Side effects were more common on the drug than on placebo.",
+                "Side effects were reported by 23% of those on the drug and 9% of those on placebo."
+            ),
+            Some(true)
+        );
+    }
+
+    #[test]
+    fn figures_that_do_not_tie_to_the_arms_decide_nothing() {
+        // The other arm is not named.
+        assert_eq!(
+            by_figures_of(
+                "Unemployment in Ostwick is higher than in Halvern.",
+                "Unemployment stood at 6.1% in Ostwick and 4.3% in Dunstrand last year."
+            ),
+            None
+        );
+        // Both arms between the two figures: no reading ties each to one.
+        assert_eq!(
+            by_figures_of(
+                "Unemployment in Ostwick is higher than in Dunstrand.",
+                "Unemployment rose from 4.3% in Ostwick and Dunstrand to 6.1% last year."
+            ),
+            None
+        );
+        // Figures of another kind, or a year.
+        assert_eq!(
+            by_figures_of(
+                "Ostwick has fewer residents than Dunstrand.",
+                "Ostwick has 131,000 residents and 42 schools, Dunstrand 104,000 residents."
+            ),
+            None
+        );
+        assert_eq!(
+            by_figures_of(
+                "Ostwick has fewer residents than Dunstrand.",
+                "Ostwick had its charter in 1124 and Dunstrand in 1189, and both have many residents."
+            ),
+            None
+        );
+        // What is compared is named only after the pair: the figures measure something else.
+        assert_eq!(
+            by_figures_of(
+                "Dropout was higher on corvaline than on placebo.",
+                "Dementia in 14.2% (corvaline) and 19.0% (placebo), dropout 16%."
+            ),
+            None
+        );
+        // A claim with a number of its own is read by its numbers.
+        assert_eq!(
+            by_figures_of(
+                "Unemployment in Ostwick is 2 points higher than in Dunstrand.",
+                "Unemployment stood at 6.1% in Ostwick and 4.3% in Dunstrand last year."
+            ),
+            None
+        );
     }
 }

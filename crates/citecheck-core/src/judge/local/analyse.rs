@@ -71,6 +71,9 @@ pub struct Analysis {
     pub aside: Vec<bool>,
     /// Its clauses and their subjects.
     pub clauses: Clauses,
+    /// By lexeme index: punctuation that sets a phrase off, across which a number's
+    /// neighbouring words may be another clause's.
+    pub breaks: Vec<Option<Break>>,
     /// By lexeme index: whether it is a superlative ("largest", "most", "best"), whose degree
     /// the normalised form loses.
     pub superlative: Vec<bool>,
@@ -96,6 +99,25 @@ const DEMONYM_ENDINGS: &[&str] = &["n", "an", "ian", "ese", "ish", "i"];
 const CONNECTORS: &[&str] = &[
     "of", "de", "da", "do", "von", "van", "der", "del", "la", "le", "du",
 ];
+
+/// Punctuation that sets a phrase off.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Break {
+    /// A comma, which joins an apposition as often as it ends a clause.
+    Comma,
+    /// A semicolon, colon, dash or bracket.
+    Strong,
+}
+
+impl Break {
+    fn of(text: &str) -> Option<Break> {
+        match text {
+            "," => Some(Break::Comma),
+            ";" | ":" | "(" | ")" | "\u{2014}" | "\u{2013}" => Some(Break::Strong),
+            _ => None,
+        }
+    }
+}
 
 /// Punctuation that ends a negation's scope.
 const SCOPE_BREAKS: &[&str] = &[
@@ -319,6 +341,7 @@ impl Analysis {
             content,
             vocabulary,
             compounds,
+            breaks: lexemes.iter().map(|l| Break::of(l.text)).collect(),
             quantities,
             cues,
             entities,

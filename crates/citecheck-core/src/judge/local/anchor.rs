@@ -4,10 +4,12 @@
 //! the sentence from counting as a replaced name.
 
 use std::ops::Range;
+use std::sync::OnceLock;
 
-use super::analyse::{Analysis, CueKind, Entity};
+use super::analyse::{Analysis, Break, CueKind, Entity};
 use super::clause;
 use super::compare::{self, NumberFit};
+use super::lex::forms_of;
 use super::numbers::{Measure, Quantity};
 
 /// Claim words either side of an entity that anchor it to a place in the sentence.
@@ -61,7 +63,7 @@ pub fn number_fit(
                 && i < p.span.end + NUMBER_REACH
         })
     };
-    let anchors = neighbours(claim, q.span.clone(), &[]);
+    let anchors = neighbours(claim, q.span.clone(), &[], true);
     let anchored = |p: &Quantity| {
         anchors
             .iter()
@@ -226,22 +228,55 @@ enum Side {
 }
 
 /// The claim's content words nearest to the lexemes `span` on either side, with their side.
-fn neighbours(claim: &Analysis, span: Range<usize>, skip: &[String]) -> Vec<(String, Side)> {
+fn neighbours(
+    claim: &Analysis,
+    span: Range<usize>,
+    skip: &[String],
+    numeric: bool,
+) -> Vec<(String, Side)> {
     let content = |i: usize| {
         claim.forms[i]
             .as_ref()
             .filter(|f| claim.is_content(f) && !skip.contains(f))
     };
+    // A number's neighbours stay inside its clause: in "to around £318 million, roughly £19
+    // million more than a year before, even as operating profit fell" the operating profit
+    // is no neighbour of the £318 million. A comma alone is no boundary ("the Corn Exchange,
+    // a venue holding 1,100"), nor is any for a name, which an apposition ties to its words.
+    let open = |i: &usize| !(numeric && clause_break(claim, *i));
     let before = (0..span.start)
         .rev()
+        .take_while(open)
         .filter_map(&content)
         .take(ANCHOR_WORDS)
         .map(|f| (f.clone(), Side::Before));
     let after = (span.end..claim.forms.len())
+        .take_while(open)
         .filter_map(content)
         .take(ANCHOR_WORDS)
         .map(|f| (f.clone(), Side::After));
     before.chain(after).collect()
+}
+
+/// Words that open a clause of their own after a comma ("..., even as operating profit
+/// fell", "..., while wages grew").
+const CLAUSE_OPENERS: &[&str] = &[
+    "and", "but", "while", "whereas", "although", "though", "even", "yet", "as",
+];
+
+/// Whether lexeme `i` of `text` is a semicolon, a dash or a bracket, or a comma that a clause
+/// opener follows.
+fn clause_break(text: &Analysis, i: usize) -> bool {
+    match text.breaks.get(i).copied().flatten() {
+        Some(Break::Strong) => true,
+        Some(Break::Comma) => {
+            static OPENERS: OnceLock<Vec<String>> = OnceLock::new();
+            let openers = OPENERS.get_or_init(|| forms_of(CLAUSE_OPENERS));
+            text.form(i + 1)
+                .is_some_and(|f| openers.iter().any(|o| o == f))
+        }
+        None => false,
+    }
 }
 
 /// Whether lexeme `i` of the sentence sits on `side` of `span`, close enough to anchor it; the
@@ -271,16 +306,15 @@ pub fn anchored(
     s: &Entity,
     numbers: &[NumberFit],
 ) -> bool {
-    let word_anchor =
-        neighbours(claim, c.span.clone(), &c.forms)
-            .into_iter()
-            .any(|(form, side)| {
-                sentence
-                    .forms
-                    .iter()
-                    .enumerate()
-                    .any(|(i, f)| f.as_ref() == Some(&form) && fits(i, &s.span, side))
-            });
+    let word_anchor = neighbours(claim, c.span.clone(), &c.forms, false)
+        .into_iter()
+        .any(|(form, side)| {
+            sentence
+                .forms
+                .iter()
+                .enumerate()
+                .any(|(i, f)| f.as_ref() == Some(&form) && fits(i, &s.span, side))
+        });
     let number_anchor = claim
         .quantities
         .iter()
@@ -365,6 +399,23 @@ mod tests {
                 "It reaches a full charge in 47 minutes and 50% in 18 minutes.",
                 "Charging at 65W over USB-C, it reached 50% in 18 minutes.",
                 NumberFit::Missing,
+            ),
+            // Issue 18, seventeenth round: the words of the claim's next clause ("even as
+            // operating profit fell") are no neighbours of its number, so the profit's figure
+            // is no rival of the revenue's; a comma alone does not end the phrase.
+            (
+                "Tessaly's revenue climbed to around £318 million, roughly £19 million more \
+                 than a year before, even as operating profit fell.",
+                "Tessaly said that revenue for the three months to 30 September rose 6.2% to \
+                 £318.4 million, £18.6 million more than a year earlier, but operating profit \
+                 fell 9% to £52.1 million as prices kept falling.",
+                NumberFit::Match,
+            ),
+            (
+                "The biggest date is at the Corn Exchange, a venue holding 1,100 people.",
+                "The biggest date is at the Corn Exchange (capacity 2,400), with a homecoming \
+                 that sold all 1,100 tickets.",
+                NumberFit::Conflict,
             ),
         ];
         for (claim, sentence, want) in table {

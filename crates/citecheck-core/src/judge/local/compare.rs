@@ -1,7 +1,7 @@
 //! Two quantities against each other (pure): the same value within the written precision (and
 //! a hedge's slack), a different value of the same kind (a conflict), or nothing to compare.
 
-use super::lexicon::{Bound, Dimension};
+use super::lexicon::{Bound, Dimension, Unit};
 use super::numbers::{Measure, Quantity};
 
 /// How a claim's number fares against a passage's numbers.
@@ -23,6 +23,13 @@ pub const HEDGE_TOLERANCE: f64 = 0.05;
 
 /// Whether `page` states the same quantity as `claim`.
 pub fn same(claim: &Quantity, page: &Quantity) -> bool {
+    // A share against a part of a whole: "more than a third of the jobs" against "420 of
+    // the 1,150 jobs".
+    match (as_share(claim), as_share(page)) {
+        (None, Some(part)) if is_percent(claim) => return same(claim, &part),
+        (Some(part), None) if is_percent(page) => return same(&part, page),
+        _ => {}
+    }
     if !comparable(&claim.measure, &page.measure, true) {
         return false;
     }
@@ -44,6 +51,26 @@ pub fn same(claim: &Quantity, page: &Quantity) -> bool {
         }
         _ => (claim.value - page.value).abs() <= tolerance,
     }
+}
+
+/// A part of a whole as its share in percent, to the nearest half point.
+fn as_share(q: &Quantity) -> Option<Quantity> {
+    let share = q.share?;
+    Some(Quantity {
+        value: share,
+        tolerance: 0.5,
+        measure: Measure::Unit(Unit {
+            name: "%",
+            dimension: Dimension::Percent,
+            factor: 1.0,
+        }),
+        share: None,
+        ..q.clone()
+    })
+}
+
+fn is_percent(q: &Quantity) -> bool {
+    matches!(&q.measure, Measure::Unit(u) if u.dimension == Dimension::Percent)
 }
 
 /// Whether two quantities measure the same kind of thing, so that different values conflict.

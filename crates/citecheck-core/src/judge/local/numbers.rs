@@ -51,6 +51,9 @@ pub struct Quantity {
     /// the last album", "40 more than in 2023"), or a ratio ("four times larger"): a
     /// comparison of two values, which fills another slot than either value.
     pub difference: bool,
+    /// A part of a whole the text gives beside it ("420 of the 1,150 jobs"): the part's share
+    /// of the whole in percent, which a claim's share ("more than a third of the jobs") states.
+    pub share: Option<f64>,
 }
 
 /// Finds the quantities in `lexemes`, in order.
@@ -66,7 +69,7 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
                     // "a fifth" is 20 %, give or take the rounding a writer would do.
                     tolerance: 1.0,
                     measure: Measure::Unit(percent()),
-                    bound: None,
+                    bound: bound_at(&lower, i),
                     hedged: hedged_at(&lower, i),
                     at: i,
                     span: i..next,
@@ -78,6 +81,7 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
                     compound: false,
                     identifier: false,
                     difference: difference_at(&lower, next),
+                    share: None,
                 },
                 1.0,
                 next,
@@ -150,15 +154,7 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
         };
         let raw = value * scale;
         let tolerance = 0.5 * 10f64.powi(-(decimals as i32)) * scale * factor;
-        let bound = lexicon::COMPARATORS
-            .iter()
-            .find_map(|&(first, second, bound)| {
-                let hit = match second {
-                    Some(second) => before(2) == Some(first) && before(1) == Some(second),
-                    None => before(1) == Some(first),
-                };
-                hit.then_some(bound)
-            });
+        let bound = bound_at(&lower, i);
         let hedged = hedged_at(&lower, i);
         let compound = (glued && matches!(measure, Measure::Noun(_))) || identifier;
         let text = lexemes[i..after.max(i + 1)]
@@ -180,6 +176,7 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
                 identifier,
                 difference: difference_at(&lower, after.max(i + 1))
                     || ratio_at(&lower, after.max(i + 1)),
+                share: None,
             },
             scale,
             next,
@@ -189,7 +186,35 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
     spread_ranges(lexemes, &lower, &mut out);
     carry_units_forward(&lower, &mut out);
     resolve_later_years(&lower, &mut out);
+    mark_shares(&lower, &mut out);
     out.into_iter().map(|(q, _, _)| q).collect()
+}
+
+/// Words that may stand between a part and its whole: "420 of the 1,150", "three of its five".
+const PART_OF: &[&str] = &["the", "its", "their", "his", "her", "our", "all"];
+
+/// "About 420 of the 1,150 jobs", "three of its five plants": a count followed by "of" and a
+/// larger count of the same kind is a part of that whole; its share is kept.
+fn mark_shares(lower: &[String], found: &mut [(Quantity, f64, usize)]) {
+    for k in 0..found.len().saturating_sub(1) {
+        let (left, right) = found.split_at_mut(k + 1);
+        let (part, whole) = (&mut left[k].0, &right[0].0);
+        let counts = |m: &Measure| matches!(m, Measure::Bare | Measure::Noun(_));
+        let between = &lower[part.span.end.min(whole.at)..whole.at];
+        let joined = between.first().is_some_and(|w| w == "of")
+            && between.len() <= 2
+            && between[1..].iter().all(|w| PART_OF.contains(&w.as_str()));
+        if joined
+            && counts(&part.measure)
+            && counts(&whole.measure)
+            && !part.compound
+            && !whole.compound
+            && whole.value > 0.0
+            && part.value < whole.value
+        {
+            part.share = Some(100.0 * part.value / whole.value);
+        }
+    }
 }
 
 /// "in 1960, and they were married two years later": a whole number of years "later" (or
@@ -258,6 +283,20 @@ fn score_at(lexemes: &[Lexeme<'_>], next: usize) -> bool {
         .get(next)
         .is_some_and(|l| matches!(l.text, "-" | "\u{2013}" | "\u{2014}"));
     (number(next) && lexemes[next].hyphenated) || (dash && number(next + 1))
+}
+
+/// The bound written before the number at lexeme `i`: "more than", "over", "at most".
+fn bound_at(lower: &[String], i: usize) -> Option<Bound> {
+    let before = |back: usize| i.checked_sub(back).map(|p| lower[p].as_str());
+    lexicon::COMPARATORS
+        .iter()
+        .find_map(|&(first, second, bound)| {
+            let hit = match second {
+                Some(second) => before(2) == Some(first) && before(1) == Some(second),
+                None => before(1) == Some(first),
+            };
+            hit.then_some(bound)
+        })
 }
 
 /// Whether a comparative and "than" follow the quantity ending before `end`: "three minutes
@@ -651,6 +690,25 @@ mod tests {
             assert!((q.value - value).abs() < 0.01, "{text}: {q:?}");
             assert!(same(&q, &first(&format!("{value}%"))), "{text}");
         }
+        // A bound before a fraction bounds it: "more than a third" is at least 33%.
+        let bounded = first("more than a third of the jobs");
+        assert_eq!(bounded.bound, Some(Bound::AtLeast), "{bounded:?}");
+        assert!(same(&bounded, &first("36.5%")));
+        assert!(!same(
+            &first("less than a third of the jobs"),
+            &first("36.5%")
+        ));
+        // A part of a whole states its share.
+        let part = first("about 420 of the 1,150 jobs will go");
+        assert!((part.share.unwrap_or(0.0) - 36.52).abs() < 0.01, "{part:?}");
+        assert!(same(&first("more than a third of the jobs"), &part));
+        assert!(!same(&first("a quarter of the jobs"), &part));
+        assert!(!same(&first("a third of the jobs"), &part));
+        assert!(same(
+            &first("three in ten jobs"),
+            &first("3 of its 10 plants")
+        ));
+        assert_eq!(first("420 of 2025's").share, None);
         assert!(quantities(&lex("it ranks only seventh among lakes")).is_empty());
         assert!(quantities(&lex("the third of the four"))
             .iter()

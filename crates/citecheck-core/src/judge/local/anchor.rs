@@ -147,10 +147,30 @@ pub fn number_fit(
             }
         }
     }
+    // The claim's number dated by a year beside it ("26.8 million vehicles crossed in 2024")
+    // is the sentence's number beside the same year ("in 2024 the figure was 26.8 million"),
+    // whatever words the sentence puts around it.
+    let years_near = |text: &Analysis, at: &Range<usize>| -> Vec<f64> {
+        text.quantities
+            .iter()
+            .filter(|y| y.measure == Measure::Year && y.span != *at)
+            .filter(|y| {
+                y.span.start < at.end + NUMBER_REACH && at.start < y.span.end + NUMBER_REACH
+            })
+            .map(|y| y.value)
+            .collect()
+    };
+    let claim_years = years_near(claim, &q.span);
+    let dated = |p: &Quantity| {
+        q.measure != Measure::Year
+            && years_near(sentence, &p.span)
+                .iter()
+                .any(|y| claim_years.contains(y))
+    };
     if own
         .iter()
         .filter(same)
-        .any(|p| anchored(p) || near_claim_word(p))
+        .any(|p| anchored(p) || near_claim_word(p) || dated(p))
     {
         NumberFit::Match
     } else if own.iter().any(|p| rival(&p)) {
@@ -416,6 +436,14 @@ mod tests {
                 "The biggest date is at the Corn Exchange (capacity 2,400), with a homecoming \
                  that sold all 1,100 tickets.",
                 NumberFit::Conflict,
+            ),
+            // Issue 18, eighteenth round: the claim's number beside its year is the sentence's
+            // number beside that year, whatever words stand around it.
+            (
+                "About 26.8 million vehicles crossed in 2024.",
+                "In 2018, the last full year of tolls, 21.9 million vehicles crossed; in 2024 \
+                 the figure was 26.8 million, about 22% more.",
+                NumberFit::Match,
             ),
         ];
         for (claim, sentence, want) in table {

@@ -3,11 +3,13 @@
 
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
+use std::sync::OnceLock;
 
 use super::analyse::{is_acronym, Analysis, CueKind, Entity};
 use super::anchor::{anchored, number_fit};
 use super::clause;
 use super::compare::{self, NumberFit};
+use super::lex::forms_of;
 use super::lexicon::{self, Dimension};
 use super::numbers::{Measure, Quantity};
 use super::opposite;
@@ -267,7 +269,9 @@ pub fn align(
                 NumberFit::InContext
             }
             NumberFit::Missing if q.identifier => NumberFit::NameOnly,
-            NumberFit::Missing if spans_years(q, sentence) => NumberFit::Match,
+            NumberFit::Missing if spans_years(q, sentence) || years_apart(claim, q, sentence) => {
+                NumberFit::Match
+            }
             fit => fit,
         })
         .collect();
@@ -475,6 +479,42 @@ fn spans_years(q: &Quantity, sentence: &Analysis) -> bool {
             _ => false,
         };
         joined && ((b.value - a.value) - years).abs() <= slack
+    })
+}
+
+/// Words after a span of years that date one event from another: "seven years after".
+const RELATIVE_TIME: &[&str] = &["after", "later", "before", "earlier"];
+
+/// Whether the claim's span of years dates one of its years from another event ("scrapped in
+/// 2019, seven years after Transport Orland took it over") and the sentence gives both years
+/// ("took the bridge over in 2012 ... abolished in 2019"): the claim's year and another that
+/// lies the span away from it, exactly, or within a year when the claim hedges.
+fn years_apart(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
+    static RELATIVE: OnceLock<Vec<String>> = OnceLock::new();
+    let relative = RELATIVE.get_or_init(|| forms_of(RELATIVE_TIME));
+    let Measure::Unit(unit) = &q.measure else {
+        return false;
+    };
+    let dated = claim
+        .form(q.span.end)
+        .is_some_and(|f| relative.iter().any(|r| r == f));
+    if unit.name != "year" || q.bound.is_some() || !dated {
+        return false;
+    }
+    let span = q.value / unit.factor;
+    let slack = if q.hedged { 1.0 } else { 0.0 };
+    let years = |text: &Analysis| -> Vec<f64> {
+        text.quantities
+            .iter()
+            .filter(|y| y.measure == Measure::Year)
+            .map(|y| y.value)
+            .collect()
+    };
+    let stated = years(sentence);
+    years(claim).iter().filter(|y| stated.contains(y)).any(|y| {
+        stated
+            .iter()
+            .any(|z| z != y && ((y - z).abs() - span).abs() <= slack)
     })
 }
 
@@ -1187,6 +1227,33 @@ mod tests {
             "The lighthouse was designed in 1909 and rebuilt in 1912.",
         );
         assert_ne!(a.numbers, [NumberFit::Match], "{}", a.describe());
+    }
+
+    #[test]
+    fn a_span_of_years_after_an_event_is_the_distance_from_the_claims_year() {
+        let page = "Transport Orland took the bridge over in 2012, when the debt was paid off, \
+                    and the tolls were abolished in 2019.";
+        let a = aligned(
+            "Tolls were scrapped in 2019, seven years after Transport Orland took the bridge over.",
+            page,
+        );
+        assert_eq!(
+            a.numbers,
+            [NumberFit::Match, NumberFit::Match],
+            "{}",
+            a.describe()
+        );
+        // Another distance, or a span the claim does not date from an event, is not stated.
+        let a = aligned(
+            "Tolls were scrapped in 2019, five years after Transport Orland took the bridge over.",
+            page,
+        );
+        assert_ne!(a.numbers[1], NumberFit::Match, "{}", a.describe());
+        let a = aligned(
+            "Tolls were scrapped in 2019 after seven years of Transport Orland's ownership.",
+            page,
+        );
+        assert_ne!(a.numbers[1], NumberFit::Match, "{}", a.describe());
     }
 
     #[test]

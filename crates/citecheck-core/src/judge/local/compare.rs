@@ -115,6 +115,13 @@ pub fn same_slot(a: &Quantity, b: &Quantity, loose: bool) -> bool {
     if a.difference != b.difference {
         return false;
     }
+    // A share is no count above a hundred: "nine-tenths full" cannot be the crowd of 10,926.
+    let over_a_hundred = |p: &Quantity, q: &Quantity| {
+        is_percent(p) && q.measure == Measure::Bare && q.value.abs() > 100.0
+    };
+    if over_a_hundred(a, b) || over_a_hundred(b, a) {
+        return false;
+    }
     if a.compound || b.compound {
         return matches!((&a.measure, &b.measure), (Measure::Noun(x), Measure::Noun(y)) if x == y);
     }

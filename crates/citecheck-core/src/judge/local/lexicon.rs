@@ -158,6 +158,9 @@ pub const COMPARATORS: &[(&str, Option<&str>, Bound)] = &[
     ("under", None, Bound::AtMost),
     ("below", None, Bound::AtMost),
     ("at", Some("most"), Bound::AtMost),
+    // "within 20 minutes", "inside a decade".
+    ("within", None, Bound::AtMost),
+    ("inside", None, Bound::AtMost),
 ];
 
 /// Which side of a number a comparator allows.

@@ -389,7 +389,9 @@ fn fraction_at(lexemes: &[Lexeme<'_>], lower: &[String], i: usize) -> Option<(f6
     }
     let numerator = count(i)?;
     if let Some(denominator) = part(i + 1) {
-        if after_by {
+        // "nine-tenths full", "two thirds": a plural part is no ordinal, "of" or not.
+        let plural = numerator > 1.0 && lower[i + 1].ends_with('s');
+        if after_by || plural {
             return Some((100.0 * numerator / denominator, i + 2));
         }
         return lower
@@ -508,6 +510,17 @@ fn number_words(lexemes: &[Lexeme<'_>], lower: &[String], i: usize) -> Option<(f
             .map(|&(_, v)| v)
     };
     let first = lower[i].as_str();
+    // "within a decade", "for an hour": one unit of time, after a word that opens a span (not
+    // "£80 a year", a rate).
+    let spans = i
+        .checked_sub(1)
+        .is_some_and(|p| SPAN_OPENERS.contains(&lower[p].as_str()));
+    if matches!(first, "a" | "an")
+        && spans
+        && unit_at(lower, i + 1).is_some_and(|(u, _)| u.dimension == Dimension::Time)
+    {
+        return Some((1.0, i + 1));
+    }
     if first == "a" || first == "one" {
         let next = lower.get(i + 1).map(String::as_str).unwrap_or("");
         let scaled = big(next).is_some() || next == "dozen";
@@ -542,6 +555,9 @@ fn number_words(lexemes: &[Lexeme<'_>], lower: &[String], i: usize) -> Option<(f
     }
     Some((total + current, j))
 }
+
+/// Words before "a" or "an" and a unit of time that make it one such unit: "within a decade".
+const SPAN_OPENERS: &[&str] = &["within", "inside", "for", "over", "after", "under"];
 
 /// A unit spelled at `i`, and the index after it.
 fn unit_at(lower: &[String], i: usize) -> Option<(Unit, usize)> {
@@ -690,6 +706,20 @@ mod tests {
             assert!((q.value - value).abs() < 0.01, "{text}: {q:?}");
             assert!(same(&q, &first(&format!("{value}%"))), "{text}");
         }
+        // A plural part needs no "of"; a singular one does ("the fifth edition").
+        assert!((first("close to nine-tenths full").value - 90.0).abs() < 0.01);
+        // "within", "inside": at most.
+        assert!(same(&first("inside 20 minutes"), &first("in 19 minutes")));
+        assert!(!same(&first("inside 20 minutes"), &first("in 24 minutes")));
+        // "a decade" after a word that opens a span is one decade; "£80 a year" is a rate.
+        assert!(same(&first("within ten years"), &first("within a decade")));
+        assert_eq!(quantities(&lex("a salary of £80 a year")).len(), 1);
+        // A share is no count above a hundred.
+        assert!(!super::super::compare::same_slot(
+            &first("nine-tenths full"),
+            &first("a ground that holds 12,400"),
+            true
+        ));
         // A bound before a fraction bounds it: "more than a third" is at least 33%.
         let bounded = first("more than a third of the jobs");
         assert_eq!(bounded.bound, Some(Bound::AtLeast), "{bounded:?}");

@@ -479,7 +479,8 @@ fn number_at(lexemes: &[Lexeme<'_>], lower: &[String], i: usize) -> Option<Numbe
         }
         LexKind::Word => {
             let (value, next) = number_words(lexemes, lower, i)?;
-            (value, 0, next)
+            // "half an hour" is written to the half: 30 minutes give or take a few.
+            (value, u32::from(value.fract() != 0.0), next)
         }
         _ => return None,
     };
@@ -515,6 +516,15 @@ fn number_words(lexemes: &[Lexeme<'_>], lower: &[String], i: usize) -> Option<(f
     let spans = i
         .checked_sub(1)
         .is_some_and(|p| SPAN_OPENERS.contains(&lower[p].as_str()));
+    // "half an hour", "half a second", "half a million".
+    if first == "half"
+        && lower
+            .get(i + 1)
+            .is_some_and(|w| matches!(w.as_str(), "a" | "an"))
+        && (unit_at(lower, i + 2).is_some() || lower.get(i + 2).is_some_and(|w| big(w).is_some()))
+    {
+        return Some((0.5, i + 2));
+    }
     if matches!(first, "a" | "an")
         && spans
         && unit_at(lower, i + 1).is_some_and(|(u, _)| u.dimension == Dimension::Time)
@@ -714,6 +724,14 @@ mod tests {
         // "a decade" after a word that opens a span is one decade; "£80 a year" is a rate.
         assert!(same(&first("within ten years"), &first("within a decade")));
         assert_eq!(quantities(&lex("a salary of £80 a year")).len(), 1);
+        // "half an hour", "half a million".
+        assert!(same(&first("just over half an hour"), &first("35 minutes")));
+        assert!(!same(&first("half an hour"), &first("35 minutes")));
+        assert!(same(&first("half a second"), &first("0.5 seconds")));
+        assert!(same(
+            &first("half a million people"),
+            &first("500,000 people")
+        ));
         // A share is no count above a hundred.
         assert!(!super::super::compare::same_slot(
             &first("nine-tenths full"),

@@ -36,22 +36,28 @@ fn kin() -> &'static (Vec<String>, Vec<String>) {
     KIN.get_or_init(|| (forms_of(MORE), forms_of(LESS)))
 }
 
+/// Where "than" first stands in `text`.
+fn than_at(text: &Analysis) -> Option<usize> {
+    text.forms.iter().position(|f| f.as_deref() == Some("than"))
+}
+
+/// The nearest kin of "more" or "less" up to `reach` words before lexeme `than`.
+fn kin_before(text: &Analysis, than: usize, reach: usize) -> Option<usize> {
+    let (more, less) = kin();
+    (than.saturating_sub(reach)..than).rev().find(|&i| {
+        text.forms[i]
+            .as_ref()
+            .is_some_and(|f| more.contains(f) || less.contains(f))
+    })
+}
+
 /// The first comparison in `text`, if it has the shape "A <comparative> ... than B".
 fn comparison(text: &Analysis) -> Option<Comparison<'_>> {
-    let (more, less) = kin();
-    let than = text
-        .forms
-        .iter()
-        .position(|f| f.as_deref() == Some("than"))?;
+    let (_, less) = kin();
+    let than = than_at(text)?;
     // "More" and "less" and their kin may stand a few words before "than" ("more water
     // than"); any other comparative ("deeper than") stands right before it.
-    let kin_at = (than.saturating_sub(COMPARATIVE_REACH)..than)
-        .rev()
-        .find(|&i| {
-            text.forms[i]
-                .as_ref()
-                .is_some_and(|f| more.contains(f) || less.contains(f))
-        });
+    let kin_at = kin_before(text, than, COMPARATIVE_REACH);
     let plain_at = than
         .checked_sub(1)
         .filter(|&i| text.form(i).is_some_and(|f| text.is_content(f)));
@@ -178,18 +184,9 @@ pub fn by_figures(claim: &Analysis, sentence: &Analysis) -> Option<(String, bool
     if !claim.quantities.is_empty() {
         return None;
     }
-    let (more, less) = kin();
-    let than = claim
-        .forms
-        .iter()
-        .position(|f| f.as_deref() == Some("than"))?;
-    let at = (than.saturating_sub(FIGURE_COMPARATIVE_REACH)..than)
-        .rev()
-        .find(|&i| {
-            claim.forms[i]
-                .as_ref()
-                .is_some_and(|f| more.contains(f) || less.contains(f))
-        })?;
+    let (_, less) = kin();
+    let than = than_at(claim)?;
+    let at = kin_before(claim, than, FIGURE_COMPARATIVE_REACH)?;
     let word = claim.forms[at].clone()?;
     let direction = if less.contains(&word) { -1.0 } else { 1.0 };
     // "More common", "less likely": a rate, which only shares state.

@@ -453,14 +453,9 @@ pub fn align(
 /// between two years the sentence joins ("built between 1909 and 1912", "from 1909 to 1912",
 /// "1909\u{2013}1912"): exactly, or within a year when either side hedges.
 fn spans_years(q: &Quantity, sentence: &Analysis) -> bool {
-    let Measure::Unit(unit) = &q.measure else {
+    let Some((years, slack)) = year_span(q) else {
         return false;
     };
-    if unit.name != "year" || q.bound.is_some() {
-        return false;
-    }
-    let years = q.value / unit.factor;
-    let slack = if q.hedged { 1.0 } else { 0.0 };
     let word = |i: usize| sentence.form(i).unwrap_or("");
     sentence.quantities.windows(2).any(|pair| {
         let (a, b) = (&pair[0], &pair[1]);
@@ -482,6 +477,18 @@ fn spans_years(q: &Quantity, sentence: &Analysis) -> bool {
     })
 }
 
+/// A span of years without a bound ("three years", "about seven years"), in years, with the
+/// slack its hedge allows: a year either way when hedged, none when not.
+fn year_span(q: &Quantity) -> Option<(f64, f64)> {
+    let Measure::Unit(unit) = &q.measure else {
+        return None;
+    };
+    if unit.name != "year" || q.bound.is_some() {
+        return None;
+    }
+    Some((q.value / unit.factor, if q.hedged { 1.0 } else { 0.0 }))
+}
+
 /// Words after a span of years that date one event from another: "seven years after".
 const RELATIVE_TIME: &[&str] = &["after", "later", "before", "earlier"];
 
@@ -492,17 +499,12 @@ const RELATIVE_TIME: &[&str] = &["after", "later", "before", "earlier"];
 fn years_apart(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
     static RELATIVE: OnceLock<Vec<String>> = OnceLock::new();
     let relative = RELATIVE.get_or_init(|| forms_of(RELATIVE_TIME));
-    let Measure::Unit(unit) = &q.measure else {
-        return false;
-    };
     let dated = claim
         .form(q.span.end)
         .is_some_and(|f| relative.iter().any(|r| r == f));
-    if unit.name != "year" || q.bound.is_some() || !dated {
+    let Some((span, slack)) = year_span(q).filter(|_| dated) else {
         return false;
-    }
-    let span = q.value / unit.factor;
-    let slack = if q.hedged { 1.0 } else { 0.0 };
+    };
     let years = |text: &Analysis| -> Vec<f64> {
         text.quantities
             .iter()

@@ -1,8 +1,8 @@
 //! Two quantities against each other (pure): the same value within the written precision (and
 //! a hedge's slack), a different value of the same kind (a conflict), or nothing to compare.
 
-use super::lexicon::{Bound, Dimension, Unit};
-use super::numbers::{Measure, Quantity};
+use super::lexicon::{Bound, Dimension};
+use super::numbers::{is_percent, percent, Measure, Quantity};
 
 /// How a claim's number fares against a passage's numbers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,8 +26,8 @@ pub fn same(claim: &Quantity, page: &Quantity) -> bool {
     // A share against a part of a whole: "more than a third of the jobs" against "420 of
     // the 1,150 jobs".
     match (as_share(claim), as_share(page)) {
-        (None, Some(part)) if is_percent(claim) => return same(claim, &part),
-        (Some(part), None) if is_percent(page) => return same(&part, page),
+        (None, Some(part)) if is_percent(&claim.measure) => return same(claim, &part),
+        (Some(part), None) if is_percent(&page.measure) => return same(&part, page),
         _ => {}
     }
     if !comparable(&claim.measure, &page.measure, true) {
@@ -59,18 +59,10 @@ fn as_share(q: &Quantity) -> Option<Quantity> {
     Some(Quantity {
         value: share,
         tolerance: 0.5,
-        measure: Measure::Unit(Unit {
-            name: "%",
-            dimension: Dimension::Percent,
-            factor: 1.0,
-        }),
+        measure: Measure::Unit(percent()),
         share: None,
         ..q.clone()
     })
-}
-
-fn is_percent(q: &Quantity) -> bool {
-    matches!(&q.measure, Measure::Unit(u) if u.dimension == Dimension::Percent)
 }
 
 /// Whether two quantities measure the same kind of thing, so that different values conflict.
@@ -117,7 +109,7 @@ pub fn same_slot(a: &Quantity, b: &Quantity, loose: bool) -> bool {
     }
     // A share is no count above a hundred: "nine-tenths full" cannot be the crowd of 10,926.
     let over_a_hundred = |p: &Quantity, q: &Quantity| {
-        is_percent(p) && q.measure == Measure::Bare && q.value.abs() > 100.0
+        is_percent(&p.measure) && q.measure == Measure::Bare && q.value.abs() > 100.0
     };
     if over_a_hundred(a, b) || over_a_hundred(b, a) {
         return false;

@@ -8,9 +8,8 @@ use std::sync::OnceLock;
 use super::analyse::Analysis;
 use super::compare;
 use super::lex::forms_of;
-use super::lexicon::Dimension;
 use super::lexicon::{LESS, MORE};
-use super::numbers::{Measure, Quantity};
+use super::numbers::{is_percent, Measure, Quantity};
 
 /// How far before "than" a comparative may sit ("a larger volume of water than").
 const COMPARATIVE_REACH: usize = 4;
@@ -163,11 +162,6 @@ fn rate_forms() -> &'static [String] {
     FORMS.get_or_init(|| forms_of(RATE_WORDS))
 }
 
-/// A percentage.
-fn is_share(measure: &Measure) -> bool {
-    matches!(measure, Measure::Unit(u) if u.dimension == Dimension::Percent)
-}
-
 /// A claim's comparison of two arms read off two figures of the sentence ("dropout was higher on
 /// corvaline than on placebo" against "18% in the corvaline group and 14% in the placebo
 /// group"): the claim's comparative and whether the figures order the arms its way. News and
@@ -243,7 +237,7 @@ pub fn by_figures(claim: &Analysis, sentence: &Analysis) -> Option<(String, bool
                 && !q.identifier
                 && !q.difference
                 && q.measure != Measure::Year
-                && (rate_word.is_none() || is_share(&q.measure))
+                && (rate_word.is_none() || is_percent(&q.measure))
         })
         .collect();
     let mut found = None;

@@ -335,7 +335,8 @@ fn hedged_at(lower: &[String], i: usize) -> bool {
         .any(|p| lexicon::HEDGES.contains(&lower[p].as_str()))
 }
 
-fn percent() -> Unit {
+/// The percentage unit.
+pub fn percent() -> Unit {
     lexicon::UNITS
         .iter()
         .find(|(_, u)| u.dimension == Dimension::Percent)
@@ -511,11 +512,6 @@ fn number_words(lexemes: &[Lexeme<'_>], lower: &[String], i: usize) -> Option<(f
             .map(|&(_, v)| v)
     };
     let first = lower[i].as_str();
-    // "within a decade", "for an hour": one unit of time, after a word that opens a span (not
-    // "£80 a year", a rate).
-    let spans = i
-        .checked_sub(1)
-        .is_some_and(|p| SPAN_OPENERS.contains(&lower[p].as_str()));
     // "half an hour", "half a second", "half a million".
     if first == "half"
         && lower
@@ -525,6 +521,11 @@ fn number_words(lexemes: &[Lexeme<'_>], lower: &[String], i: usize) -> Option<(f
     {
         return Some((0.5, i + 2));
     }
+    // "within a decade", "for an hour": one unit of time, after a word that opens a span (not
+    // "£80 a year", a rate).
+    let spans = i
+        .checked_sub(1)
+        .is_some_and(|p| SPAN_OPENERS.contains(&lower[p].as_str()));
     if matches!(first, "a" | "an")
         && spans
         && unit_at(lower, i + 1).is_some_and(|(u, _)| u.dimension == Dimension::Time)
@@ -564,6 +565,11 @@ fn number_words(lexemes: &[Lexeme<'_>], lower: &[String], i: usize) -> Option<(f
         j += 1;
     }
     Some((total + current, j))
+}
+
+/// Whether `measure` is a percentage.
+pub fn is_percent(measure: &Measure) -> bool {
+    matches!(measure, Measure::Unit(u) if u.dimension == Dimension::Percent)
 }
 
 /// Words before "a" or "an" and a unit of time that make it one such unit: "within a decade".

@@ -169,6 +169,11 @@ impl Analysis {
             if matches!(lexeme.text, "." | "!" | "?" | ";") {
                 other_arm = false;
                 fronted = false;
+                // The next sentence of a pair opens afresh: "Unlike the Bank of Orland, it
+                // does not publish ..." is fronted there too.
+                if lexeme.text != ";" {
+                    seen_word = false;
+                }
             }
             if lexeme.kind != LexKind::Word || consumed[i] {
                 aside[i] = other_arm;
@@ -180,6 +185,11 @@ impl Analysis {
             seen_word = true;
             let word = lower[i].as_str();
             if opening && lexicon::COMPARISONS.contains(&word) {
+                fronted = true;
+            }
+            // ", unlike the old command, makes no attempt ...": a parenthetical comparison
+            // ends at its comma too.
+            if word == "unlike" && i.checked_sub(1).is_some_and(|p| lexemes[p].text == ",") {
                 fronted = true;
             }
             let mut normalised = normalise(lexeme.text);
@@ -529,7 +539,15 @@ fn affirms(lower: &[String], cue: &Cue) -> bool {
     // Only a determiner's "no" ("no woman", "nobody", "no one") makes a uniqueness: "did not
     // score before his thirtieth birthday" denies the act before that time.
     let determiner = matches!(lower[at].as_str(), "no" | "nobody" | "none");
-    determiner && (scope.first().is_some_and(|w| w == "other") || has("else") || has("before"))
+    // "No one else", "nobody else": "else" right after the pronoun. Further on it belongs to
+    // the act ("had no interest in propping up anyone else" denies the interest).
+    let else_after = match lower[at].as_str() {
+        "no" => {
+            scope.first().is_some_and(|w| w == "one") && scope.get(1).is_some_and(|w| w == "else")
+        }
+        _ => scope.first().is_some_and(|w| w == "else"),
+    };
+    determiner && (scope.first().is_some_and(|w| w == "other") || else_after || has("before"))
 }
 
 /// Whether a name is followed by a parenthesised span of two dates ("(14 March 1861 – 2
@@ -587,6 +605,11 @@ fn implicative_negation(word: &str, lower: &[String], i: usize) -> Option<(CueKi
         .iter()
         .any(|&(verb, particle, needs_frequency)| {
             word == verb && next == particle && (!needs_frequency || after_frequency(lower, i))
+        })
+        // "The bird it is most often mistaken for is the hooded sand plover" names what it is
+        // mistaken for; it denies nothing.
+        && !lower.get(i + 2).is_none_or(|w| {
+            matches!(w.as_str(), "is" | "was" | "are" | "were" | "be" | "," | "." | ";")
         })
     {
         // "is often taken for the highest", "is mistaken for a wasp": it is not that.
@@ -944,6 +967,56 @@ mod tests {
         assert!(negated_words("The train stopped at Aldmoor.").is_empty());
         // In a relative clause the verb is about the noun it describes.
         assert!(negated_words("The mayor, who refused to sign, lost the vote.").is_empty());
+    }
+
+    #[test]
+    fn a_comparison_s_arm_ends_at_its_comma_wherever_the_sentence_starts() {
+        let negated_words = |text: &str| -> Vec<String> {
+            let a = Analysis::new(text);
+            a.cues
+                .iter()
+                .filter(|c| c.kind == CueKind::Negation)
+                .flat_map(|c| a.forms[c.scope.clone()].iter().flatten().cloned())
+                .filter(|f| !is_stopword(f))
+                .collect()
+        };
+        // The second sentence of a pair opens with its comparison as the first does.
+        assert_eq!(
+            negated_words(
+                "The bank left its rate at 2.5%. Unlike the Bank of Orland, it does not publish \
+                 the votes."
+            ),
+            ["releas", "vot"]
+        );
+        // A parenthetical ", unlike the old command," ends at its comma.
+        assert_eq!(
+            negated_words(
+                "It was replaced by check, which, unlike the old command, makes no attempt to \
+                 recover rows."
+            ),
+            ["attempt", "recover", "row"]
+        );
+        // Without the comma the comparison runs on, as before.
+        assert!(negated_words("The new one works unlike the old one, which did not.").is_empty());
+    }
+
+    #[test]
+    fn else_makes_a_uniqueness_only_right_after_its_pronoun() {
+        let negated = |text: &str| !Analysis::new(text).cues.is_empty();
+        assert!(negated(
+            "Its leader said the party had no interest in propping up anyone else."
+        ));
+        assert!(!negated("No one else has won the race three times."));
+        assert!(!negated("Nobody else had held the post before her."));
+    }
+
+    #[test]
+    fn what_a_thing_is_mistaken_for_is_named_not_denied() {
+        let negated = |text: &str| !Analysis::new(text).cues.is_empty();
+        assert!(!negated(
+            "The bird it is most often mistaken for is the hooded sand plover."
+        ));
+        assert!(negated("The hoverfly is often mistaken for a wasp."));
     }
 
     #[test]

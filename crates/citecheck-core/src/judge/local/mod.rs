@@ -85,8 +85,10 @@ pub const MEANING_SUPPORT: f32 = 0.85;
 /// from 0.60 one did, and above 0.65 true paraphrases were lost.
 pub const SOFT_MEANING_FLOOR: f32 = 0.6;
 /// The near misses read for their meaning, best coverage first: bounds the encoder's work per
-/// citation.
-pub const MEANING_CANDIDATES: usize = 4;
+/// citation. One: reading the best four instead changed no verdict on either set (741
+/// development and 146 test citations) and cost about 0.4 ms more per citation with an empty
+/// sentence cache (5.5 against 5.2 ms on the development set, 3.7 against 3.3 on the test set).
+pub const MEANING_CANDIDATES: usize = 1;
 
 /// The two decision thresholds, each in `[0, 1]`.
 #[derive(Debug, Clone, Copy, PartialEq)]

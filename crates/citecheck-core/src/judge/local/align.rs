@@ -1,7 +1,7 @@
 //! Claim against one sentence (pure): how much of the claim the sentence covers, and whether
 //! the slots that can flip a statement (numbers, negation, named entities) agree.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::fmt::Write as _;
 use std::sync::OnceLock;
 

@@ -1,7 +1,7 @@
 //! One piece of text (a claim, a sentence) as the aligner sees it (pure): its content words,
 //! every word form, its quantities, its negation cues with their scopes, and its named entities.
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 use std::ops::Range;
 
 use super::clause::Clauses;

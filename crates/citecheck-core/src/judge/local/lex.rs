@@ -2,7 +2,7 @@
 //! normalised form both sides of a comparison agree on (lower case, British/American spelling
 //! folded, irregular forms mapped, light suffix stripping, synonyms merged).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::OnceLock;
 
 use super::lexicon;
@@ -219,7 +219,7 @@ const FOLD_CACHE_ENTRIES: usize = 1 << 16;
 pub fn fold(lower: &str) -> String {
     thread_local! {
         static FOLDED: std::cell::RefCell<HashMap<String, String>> =
-            std::cell::RefCell::new(HashMap::new());
+            std::cell::RefCell::new(HashMap::default());
     }
     FOLDED.with(|cache| {
         if let Some(form) = cache.borrow().get(lower) {
@@ -264,7 +264,7 @@ pub fn fold_plural(lower: &str) -> String {
 fn synonyms() -> &'static HashMap<String, String> {
     static MAP: OnceLock<HashMap<String, String>> = OnceLock::new();
     MAP.get_or_init(|| {
-        let mut map = HashMap::new();
+        let mut map = HashMap::default();
         for group in lexicon::SYNONYMS {
             let head = stem(&respell(group[0]));
             for member in *group {

@@ -571,9 +571,9 @@ struct Page<'p> {
     pairs: Vec<Pair<'p>>,
     weights: Weights,
     /// The forms of the one-word names the passages write mid-sentence.
-    names: std::collections::HashSet<String>,
+    names: rustc_hash::FxHashSet<String>,
     /// The forms of the words the passages write in lower case.
-    lowercase: std::collections::HashSet<String>,
+    lowercase: rustc_hash::FxHashSet<String>,
 }
 
 /// Two adjacent sentences of a passage, analysed when a claim first needs them.
@@ -611,11 +611,11 @@ impl<'p> Page<'p> {
                 (passage.as_str(), segments, analyses)
             })
             .collect();
-        let names: std::collections::HashSet<String> = split
+        let names: rustc_hash::FxHashSet<String> = split
             .iter()
             .flat_map(|(_, _, a)| a.iter().flat_map(|a| a.name_forms().map(str::to_string)))
             .collect();
-        let lowercase: std::collections::HashSet<String> = split
+        let lowercase: rustc_hash::FxHashSet<String> = split
             .iter()
             .flat_map(|(_, _, a)| {
                 a.iter()

@@ -7,7 +7,7 @@
 //! grew 12%). Comparisons the other way round (`comparison`) and lower ranks (`rank`) are read
 //! as the same kind of flip, with the same measure of place (`place`).
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 use std::sync::OnceLock;
 
 use super::analyse::Analysis;

@@ -932,17 +932,21 @@ mod tests {
         );
     }
 
+    /// The content words under `text`'s cues of the given kinds.
+    fn words_denied(text: &str, kinds: &[CueKind]) -> Vec<String> {
+        let a = Analysis::new(text);
+        a.cues
+            .iter()
+            .filter(|c| kinds.contains(&c.kind))
+            .flat_map(|c| a.forms[c.scope.clone()].iter().flatten().cloned())
+            .filter(|f| !is_stopword(f))
+            .collect()
+    }
+
     #[test]
     fn verbs_that_deny_what_follows_are_negations() {
-        let negated_words = |text: &str| -> Vec<String> {
-            let a = Analysis::new(text);
-            a.cues
-                .iter()
-                .filter(|c| matches!(c.kind, CueKind::Negation | CueKind::Halt | CueKind::Refusal))
-                .flat_map(|c| a.forms[c.scope.clone()].iter().flatten().cloned())
-                .filter(|f| !is_stopword(f))
-                .collect()
-        };
+        let negated_words =
+            |text: &str| words_denied(text, &[CueKind::Negation, CueKind::Halt, CueKind::Refusal]);
         assert_eq!(
             negated_words("The paper stopped printing on Sundays in 2019."),
             ["print", "sunday"]
@@ -971,15 +975,7 @@ mod tests {
 
     #[test]
     fn a_comparison_s_arm_ends_at_its_comma_wherever_the_sentence_starts() {
-        let negated_words = |text: &str| -> Vec<String> {
-            let a = Analysis::new(text);
-            a.cues
-                .iter()
-                .filter(|c| c.kind == CueKind::Negation)
-                .flat_map(|c| a.forms[c.scope.clone()].iter().flatten().cloned())
-                .filter(|f| !is_stopword(f))
-                .collect()
-        };
+        let negated_words = |text: &str| words_denied(text, &[CueKind::Negation]);
         // The second sentence of a pair opens with its comparison as the first does.
         assert_eq!(
             negated_words(

@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use super::analyse::Analysis;
 use super::compare;
 use super::lex::forms_of;
-use super::lexicon::{LESS, MORE};
+use super::lexicon::{LESS, MORE, OPPOSITE_COMPARATIVES};
 use super::numbers::{is_percent, Measure, Quantity};
 
 /// How far before "than" a comparative may sit ("a larger volume of water than").
@@ -27,12 +27,36 @@ struct Comparison<'a> {
     between: Vec<&'a str>,
     before: &'a str,
     after: &'a str,
+    /// Where the comparative stands.
+    at: usize,
 }
 
 /// Normalised forms of [`MORE`] and [`LESS`].
 fn kin() -> &'static (Vec<String>, Vec<String>) {
     static KIN: OnceLock<(Vec<String>, Vec<String>)> = OnceLock::new();
     KIN.get_or_init(|| (forms_of(MORE), forms_of(LESS)))
+}
+
+/// [`OPPOSITE_COMPARATIVES`] normalised: each pair's "more" side and "less" side.
+fn opposite_comparatives() -> &'static Vec<(String, String)> {
+    static PAIRS: OnceLock<Vec<(String, String)>> = OnceLock::new();
+    PAIRS.get_or_init(|| {
+        OPPOSITE_COMPARATIVES
+            .iter()
+            .filter_map(|(more, less)| {
+                let more = forms_of(&[more]).into_iter().next()?;
+                let less = forms_of(&[less]).into_iter().next()?;
+                (more != less).then_some((more, less))
+            })
+            .collect()
+    })
+}
+
+/// Whether two comparatives are the two senses of one scale ("heavier", "lighter").
+fn opposite_senses(a: &str, b: &str) -> bool {
+    opposite_comparatives()
+        .iter()
+        .any(|(more, less)| (a == more && b == less) || (a == less && b == more))
 }
 
 /// Where "than" first stands in `text`.
@@ -87,6 +111,7 @@ fn comparison(text: &Analysis) -> Option<Comparison<'_>> {
         between,
         before,
         after,
+        at,
     })
 }
 
@@ -101,17 +126,33 @@ pub fn reversed(claim: &Analysis, sentence: &Analysis) -> Option<String> {
     };
     let (more, less) = kin();
     let related = |w: &String| more.contains(w) || less.contains(w);
-    if c.word != s.word && !(related(&c.word) && related(&s.word)) || c.between != s.between {
+    // "Lighter than the X3" against "heavier than the X3": opposite senses of one scale are
+    // a reversal in the same order of arms, as "more" against "less" is.
+    let opposite = opposite_senses(&c.word, &s.word);
+    if c.word != s.word && !(related(&c.word) && related(&s.word)) && !opposite
+        || c.between != s.between
+    {
         return None;
     }
-    let order = if c.before == s.before && c.after == s.after {
+    // An arm leads the sentence's comparison when it is its clause's subject, or stands
+    // before the comparative in its clause behind a fronted phrase ("At 512 g with battery and
+    // card, the X4 is 27 g heavier than the X3").
+    let leads = |word: &str| {
+        s.before == word
+            || (0..s.at).any(|i| {
+                sentence.form(i) == Some(word)
+                    && sentence.clauses.of(i) == sentence.clauses.of(s.at)
+            })
+    };
+    let order = if leads(c.before) && c.after == s.after {
         1
-    } else if c.before == s.after && c.after == s.before {
+    } else if c.before == s.after && leads(c.after) {
         -1
     } else {
         return None;
     };
-    (c.direction * s.direction * order < 0).then_some(c.word)
+    let senses = if opposite { -1 } else { 1 };
+    (c.direction * s.direction * order * senses < 0).then_some(c.word)
 }
 
 /// The claim's comparative when the sentence, comparing without "than", gives the claim's
@@ -302,6 +343,22 @@ mod tests {
 
     fn flips(claim: &str, sentence: &str) -> bool {
         reversed(&Analysis::new(claim), &Analysis::new(sentence)).is_some()
+    }
+
+    #[test]
+    fn opposite_comparatives_on_one_scale_are_a_flip() {
+        let page = "At 512 g with battery and card, the X4 is 27 g heavier than the X3.";
+        // The sentence's subject stands behind a fronted phrase.
+        assert!(flips("The X4 is lighter than the X3.", page));
+        assert!(!flips("The X4 is heavier than the X3.", page));
+        assert!(flips(
+            "The X3 is heavier than the X4.",
+            "The X3 is lighter than the X4."
+        ));
+        assert!(!flips(
+            "The X3 is lighter than the X4.",
+            "The X4 is heavier than the X3."
+        ));
     }
 
     #[test]

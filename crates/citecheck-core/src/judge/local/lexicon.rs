@@ -463,6 +463,19 @@ pub const MORE: &[&str] = &["more", "greater", "higher", "larger", "bigger"];
 #[rustfmt::skip]
 pub const LESS: &[&str] = &["less", "fewer", "lower", "smaller"];
 
+/// Comparatives of opposite sense on one scale, the "more" side first: "lighter than the X3"
+/// and "heavier than the X3" say opposite things, as "more" and "less" do. Only pairs whose
+/// words have no common other sense as comparatives ("later" is also "afterwards", so it is
+/// read only before "than", where the judge reads every comparative).
+#[rustfmt::skip]
+pub const OPPOSITE_COMPARATIVES: &[(&str, &str)] = &[
+    ("heavier", "lighter"), ("older", "younger"), ("earlier", "later"), ("longer", "shorter"),
+    ("taller", "shorter"), ("faster", "slower"), ("warmer", "cooler"), ("warmer", "colder"),
+    ("hotter", "colder"), ("wider", "narrower"), ("richer", "poorer"), ("stronger", "weaker"),
+    ("deeper", "shallower"), ("dearer", "cheaper"), ("costlier", "cheaper"), ("busier", "quieter"),
+    ("thicker", "thinner"), ("louder", "quieter"), ("brighter", "dimmer"),
+];
+
 /// Common words of six letters or more that end in "-est" without being superlatives.
 #[rustfmt::skip]
 pub const NOT_SUPERLATIVES: &[&str] = &[

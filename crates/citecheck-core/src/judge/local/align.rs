@@ -288,6 +288,7 @@ pub fn align(
             NumberFit::Missing if spans_years(q, sentence) || years_apart(claim, q, sentence) => {
                 NumberFit::Match
             }
+            NumberFit::Conflict if within_a_range(q, sentence) => NumberFit::Missing,
             fit => fit,
         })
         .collect();
@@ -463,6 +464,25 @@ pub fn align(
         prospect: prospect::act_in_prospect(claim, sentence),
         numbers,
     }
+}
+
+/// Whether the claim's value falls inside a range the sentence gives of the same kind
+/// ("aged between 40 and 74", "from 20 to 30 metres"): the sentence neither states the value
+/// nor gainsays it.
+fn within_a_range(q: &Quantity, sentence: &Analysis) -> bool {
+    sentence.quantities.windows(2).any(|pair| {
+        let (low, high) = (&pair[0], &pair[1]);
+        let joined = high.at == low.span.end + 1
+            && matches!(
+                sentence.form(low.span.end),
+                Some("to" | "and" | "-" | "\u{2013}")
+            );
+        joined
+            && compare::same_slot(q, low, true)
+            && compare::same_slot(q, high, true)
+            && low.value < q.value
+            && q.value < high.value
+    })
 }
 
 /// Whether the claim's span of years ("took about three years to build") is the distance
@@ -882,6 +902,23 @@ mod tests {
             &Topic::default(),
             &Weights::default(),
         )
+    }
+
+    #[test]
+    fn a_value_inside_a_range_the_sentence_gives_is_no_conflict() {
+        let sentence = "Researchers at the University of Portaskel followed 48,316 people aged \
+            between 40 and 74 who had joined the Orland Health Survey between 2009 and 2012, \
+            tracking them for an average of 11.4 years through hospital and GP records.";
+        let claim = "The participants' average age when they joined the Orland Health Survey \
+            was 56.";
+        let a = aligned(claim, sentence);
+        assert!(!a.number_conflict(), "{}", a.describe());
+        // A value outside the range still conflicts.
+        let a = aligned(
+            "The participants' average age when they joined the Orland Health Survey was 81.",
+            sentence,
+        );
+        assert!(a.number_conflict(), "{}", a.describe());
     }
 
     #[test]

@@ -547,7 +547,14 @@ fn affirms(lower: &[String], cue: &Cue) -> bool {
         }
         _ => scope.first().is_some_and(|w| w == "else"),
     };
-    determiner && (scope.first().is_some_and(|w| w == "other") || else_after || has("before"))
+    // "No Orland player has won more titles than Torvell": no one outdoes her, so she is the
+    // one who does.
+    let outdone = lower[at..]
+        .iter()
+        .take_while(|w| !matches!(w.as_str(), "." | ";" | "!" | "?"))
+        .any(|w| w == "than");
+    determiner
+        && (scope.first().is_some_and(|w| w == "other") || else_after || has("before") || outdone)
 }
 
 /// Whether a name is followed by a parenthesised span of two dates ("(14 March 1861 – 2
@@ -1004,6 +1011,17 @@ mod tests {
         ));
         assert!(!negated("No one else has won the race three times."));
         assert!(!negated("Nobody else had held the post before her."));
+    }
+
+    #[test]
+    fn no_one_who_outdoes_a_name_makes_it_the_one_that_does() {
+        let negated = |text: &str| !Analysis::new(text).cues.is_empty();
+        assert!(!negated(
+            "No Orland player, man or woman, has won more singles titles than Torvell."
+        ));
+        assert!(negated(
+            "No Orland player won a title in 2024. Torvell won more than Ralle."
+        ));
     }
 
     #[test]

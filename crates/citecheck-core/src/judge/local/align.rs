@@ -456,7 +456,8 @@ pub fn align(
         rest_coverage,
         items,
         claim_negated: negated(claim, sentence, None, false),
-        sentence_negated: negated(sentence, claim, bound, true),
+        sentence_negated: negated(sentence, claim, bound, true)
+            || denied_elsewhere_too(claim, sentence, bound),
         reversed,
         entity_conflict: entity_conflict.map(|(c, s)| (c.text.clone(), s.text.clone())),
         telling_numbers: telling_matches(claim, sentence, &numbers),
@@ -810,6 +811,47 @@ const LIGHT_VERBS: &[&str] = &["win", "get", "gain", "obtain", "secure", "receiv
 /// something stopped agrees with a page that has it go on until then or names its last time
 /// ("printed its last Sunday edition in 2019"), while a page that says it stopped denies a
 /// claim that it goes on.
+/// Whether the sentence denies, in a clause set aside as about something else, what the claim
+/// denies ("finding no cracks or measurable movement" against "..., and the company said the
+/// structure was safe, with no cracks and no measurable movement"): the binding that set the
+/// page's denial aside would leave the claim's alone.
+fn denied_elsewhere_too(claim: &Analysis, sentence: &Analysis, bound: Option<usize>) -> bool {
+    let Some(b) = bound else {
+        return false;
+    };
+    let denial =
+        |kind: CueKind| matches!(kind, CueKind::Negation | CueKind::Refusal | CueKind::Halt);
+    let content = |t: &Analysis, scope: &std::ops::Range<usize>| -> Vec<String> {
+        t.forms[scope.clone()]
+            .iter()
+            .flatten()
+            .filter(|f| t.is_content(f))
+            .cloned()
+            .collect()
+    };
+    let claim_denied: Vec<String> = claim
+        .cues
+        .iter()
+        .filter(|c| denial(c.kind))
+        .flat_map(|c| content(claim, &c.scope))
+        .collect();
+    sentence
+        .cues
+        .iter()
+        .filter(|c| denial(c.kind))
+        .filter(|c| {
+            sentence
+                .clauses
+                .of(c.scope.start)
+                .is_some_and(|k| k != b && clause::about_else(claim, sentence, k))
+        })
+        .any(|c| {
+            content(sentence, &c.scope)
+                .iter()
+                .any(|f| claim_denied.contains(f))
+        })
+}
+
 fn negated(text: &Analysis, other: &Analysis, bound: Option<usize>, halts: bool) -> bool {
     let other_denies = other.cues.iter().any(|cue| {
         matches!(
@@ -902,6 +944,26 @@ mod tests {
             &Topic::default(),
             &Weights::default(),
         )
+    }
+
+    #[test]
+    fn a_denial_the_sentence_shares_in_another_clause_keeps_the_polarity() {
+        let claim =
+            "Engineers from Northern Water inspected the Lannock Dam and declared it safe, \
+            finding no cracks or measurable movement.";
+        let sentence =
+            "Engineers from Northern Water, which owns the dam, inspected the wall, its \
+            foundations and the spillway through the morning, and at 11.30am the company said \
+            the structure was safe, with no cracks and no measurable movement.";
+        let a = aligned(claim, sentence);
+        assert!(!a.polarity_differs(), "{}", a.describe());
+        // The page affirming what the claim denies is still a flip.
+        let sentence =
+            "Engineers from Northern Water, which owns the dam, inspected the wall, its \
+            foundations and the spillway through the morning, and at 11.30am the company said \
+            the structure was safe, despite cracks and some measurable movement.";
+        let a = aligned(claim, sentence);
+        assert!(a.polarity_differs(), "{}", a.describe());
     }
 
     #[test]

@@ -335,7 +335,8 @@ pub fn align(
     let reversed = opposite::reversed(claim, sentence, bound)
         .or_else(|| comparison::reversed(claim, sentence))
         .or_else(|| figures.and_then(|(word, agrees)| (!agrees).then_some(word)))
-        .or_else(|| rank::outranked(claim, sentence));
+        .or_else(|| rank::outranked(claim, sentence))
+        .or_else(|| contrast_swapped(claim, sentence));
     // The slot that conflicts is not part of the "rest" that must align: a conflicting name's
     // words, a number that conflicts, a word the sentence states the opposite of.
     let rest = |conflict: Option<&Entity>| {
@@ -467,6 +468,42 @@ pub fn align(
     }
 }
 
+/// The claim's word that a contrast sets aside while the sentence's contrast sets aside the
+/// other arm: "treated with rest rather than surgery" against "Rather than rest it ..., she
+/// chose surgery". Both deny something, so their polarity agrees, but not over the same thing.
+fn contrast_swapped(claim: &Analysis, sentence: &Analysis) -> Option<String> {
+    let contrasted = |text: &Analysis| -> Vec<(String, usize)> {
+        text.cues
+            .iter()
+            .filter(|c| c.kind == CueKind::Contrast)
+            .flat_map(|c| c.scope.clone())
+            .filter_map(|i| {
+                text.form(i)
+                    .filter(|f| text.is_content(f))
+                    .map(|f| (f.to_string(), i))
+            })
+            .collect()
+    };
+    let (c, s) = (contrasted(claim), contrasted(sentence));
+    if c.is_empty() || s.is_empty() {
+        return None;
+    }
+    let outside = |text: &Analysis, set_aside: &[(String, usize)], word: &str| {
+        text.forms
+            .iter()
+            .enumerate()
+            .any(|(i, f)| f.as_deref() == Some(word) && !set_aside.iter().any(|(_, k)| *k == i))
+    };
+    // The claim sets aside a word the sentence keeps, and the sentence sets aside a word the
+    // claim keeps, and none is set aside by both.
+    let shared = c.iter().any(|(w, _)| s.iter().any(|(v, _)| v == w));
+    let claim_kept_by_page = c.iter().find(|(w, _)| outside(sentence, &s, w));
+    let page_kept_by_claim = s.iter().any(|(w, _)| outside(claim, &c, w));
+    (!shared && page_kept_by_claim)
+        .then(|| claim_kept_by_page.map(|(w, _)| w.clone()))
+        .flatten()
+}
+
 /// Whether the claim's value falls inside a range the sentence gives of the same kind
 /// ("aged between 40 and 74", "from 20 to 30 metres"): the sentence neither states the value
 /// nor gainsays it.
@@ -564,6 +601,21 @@ fn years_apart(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
 /// word, which must be stated anyway, and "latest" means recent. The sentence may say it in
 /// other words with a superlative of its own or a record ("a record for the stadium").
 fn rank_unstated(claim: &Analysis, sentence: &Analysis, context: &[&Analysis]) -> Option<String> {
+    // "The strongest to hit Orland since 1957" ranks within a span of time; a claim that
+    // does not bound its superlative so ("the strongest ever recorded") ranks over all of it.
+    let since = forms_of(&["since"]);
+    let bounded = |text: &Analysis| {
+        text.superlative.iter().enumerate().any(|(at, &s)| {
+            s && (at + 1..text.forms.len().min(at + 8))
+                .take_while(|&i| !matches!(text.form(i), Some("." | ";")))
+                .any(|i| text.form(i).is_some_and(|f| since.iter().any(|s| s == f)))
+        })
+    };
+    if bounded(sentence) && !bounded(claim) {
+        if let Some(at) = claim.superlative.iter().position(|&s| s) {
+            return claim.form(at).map(str::to_string);
+        }
+    }
     if sentence.superlative.iter().any(|&s| s) || sentence.vocabulary.contains("record") {
         return None;
     }
@@ -964,6 +1016,42 @@ mod tests {
             the structure was safe, despite cracks and some measurable movement.";
         let a = aligned(claim, sentence);
         assert!(a.polarity_differs(), "{}", a.describe());
+    }
+
+    #[test]
+    fn a_superlative_bounded_in_time_does_not_state_one_that_is_not() {
+        let sentence = "Wednesday's earthquake was the strongest to hit Orland since 1957, when a \
+            magnitude 6.2 quake killed 38 people.";
+        let a = aligned(
+            "Wednesday's quake was the strongest ever recorded in Orland.",
+            sentence,
+        );
+        assert_eq!(
+            a.rank_unstated.as_deref(),
+            Some("strongest"),
+            "{}",
+            a.describe()
+        );
+        let a = aligned(
+            "Wednesday's quake was the strongest to hit Orland since 1957.",
+            sentence,
+        );
+        assert_eq!(a.rank_unstated, None, "{}", a.describe());
+    }
+
+    #[test]
+    fn a_contrast_with_its_arms_swapped_is_a_flip() {
+        let sentence = "Rather than rest it and risk a recurrence, she chose surgery in March.";
+        let a = aligned(
+            "Her wrist injury was treated with rest rather than surgery.",
+            sentence,
+        );
+        assert!(a.polarity_differs(), "{}", a.describe());
+        let a = aligned(
+            "Her wrist injury was treated with surgery rather than rest.",
+            sentence,
+        );
+        assert!(!a.polarity_differs(), "{}", a.describe());
     }
 
     #[test]

@@ -155,6 +155,12 @@ impl Analysis {
         // it; a negation there ("Fenwick Rovers, who are not related to Harbourside") is a side
         // remark about that noun, not the sentence's predicate, so it makes no flipped polarity.
         let mut relative = false;
+        // A comparison with a value ("shorter than half an hour") sets that value aside, not
+        // the rest of its sentence: a negation after it is the sentence's own.
+        let mut value_arm_end: Option<usize> = None;
+        // A figure set against another ("5.9% ..., against 4.1% of people who never napped"):
+        // a negation there describes the other figure's group, up to the next comma.
+        let mut versus = false;
         let mut particle_taken = false;
         for (i, lexeme) in lexemes.iter().enumerate() {
             if fronted && lexeme.text == "," {
@@ -166,9 +172,13 @@ impl Analysis {
             }
             // A comparison ends with its sentence: two adjacent sentences read as one span keep
             // the second's subject its own.
+            if matches!(lexeme.text, "," | "." | "!" | "?" | ";" | ":") {
+                versus = false;
+            }
             if matches!(lexeme.text, "." | "!" | "?" | ";") {
                 other_arm = false;
                 fronted = false;
+                value_arm_end = None;
                 // The next sentence of a pair opens afresh: "Unlike the Bank of Orland, it
                 // does not publish ..." is fronted there too.
                 if lexeme.text != ";" {
@@ -212,8 +222,19 @@ impl Analysis {
                 || (word == "than"
                     && !matches!(previous, Some("rather"))
                     && lexemes.get(i + 1).is_some_and(|n| n.kind == LexKind::Word));
+            if word == "than" {
+                if let Some(q) = quantities.iter().find(|q| q.at == i + 1) {
+                    value_arm_end = Some(q.span.end);
+                }
+            }
+            if matches!(word, "versus" | "vs")
+                || (word == "against" && consumed.get(i + 1).copied().unwrap_or(false))
+            {
+                versus = true;
+            }
             comparative |= other_arm;
             aside[i] = other_arm;
+            let arm_for_cues = (other_arm && value_arm_end.is_none_or(|end| i < end)) || versus;
             // "No 1", "No. 34": the abbreviation of "number", before a figure.
             let number_sign = word == "no"
                 && lexemes
@@ -222,12 +243,12 @@ impl Analysis {
                     .or_else(|| lexemes.get(i + 2).filter(|_| next == Some(".")))
                     .is_some_and(|n| n.kind == LexKind::Number);
             if (lexicon::NEGATIONS.contains(&word) || normalised.negated)
-                && !other_arm
+                && !arm_for_cues
                 && !relative
                 && !number_sign
             {
                 cue_starts.push((CueKind::Negation, i + 1));
-            } else if let Some(cue) = implicative.filter(|_| !other_arm && !relative) {
+            } else if let Some(cue) = implicative.filter(|_| !arm_for_cues && !relative) {
                 // "never failed to qualify", "did not once fail", "did not stop working": two
                 // denials affirm.
                 let denied = cue_starts.last().is_some_and(|&(kind, start)| {
@@ -1001,6 +1022,24 @@ mod tests {
         );
         // Without the comma the comparison runs on, as before.
         assert!(negated_words("The new one works unlike the old one, which did not.").is_empty());
+    }
+
+    #[test]
+    fn a_compared_value_or_group_is_set_aside_and_no_more() {
+        let negated = |text: &str| !Analysis::new(text).cues.is_empty();
+        // After a value compared with, the sentence's own negation stands.
+        assert!(negated(
+            "Naps shorter than half an hour were not associated with any increase in risk."
+        ));
+        // A group set against a figure carries its own description.
+        assert!(!negated(
+            "Of the long nappers, 5.9% developed heart failure, against 4.1% of people who \
+             never napped."
+        ));
+        // "Against" before a word is no comparison of figures.
+        assert!(negated(
+            "The council voted against the plan and did not fund it."
+        ));
     }
 
     #[test]

@@ -988,6 +988,41 @@ fn negated(text: &Analysis, other: &Analysis, bound: Option<usize>, halts: bool)
 mod tests {
     use super::*;
 
+    #[test]
+    fn a_place_reached_through_a_preposition_has_no_rival_in_the_sentence_s_subject() {
+        let sentence = "Maria Salomea Skłodowska (7 November 1867 – 4 July 1934), known as Marie \
+                        Curie, was a Polish and naturalised-French physicist and chemist.";
+        let a = aligned("Marie Curie was born in Warsaw in 1867.", sentence);
+        assert_eq!(a.entity_conflict, None, "{}", a.describe());
+        // A place against a place is still a rival.
+        let a = aligned(
+            "Einstein was born in Munich.",
+            "Albert Einstein was born in Ulm, in the Kingdom of Württemberg, on 14 March 1879.",
+        );
+        assert!(a.entity_conflict.is_some(), "{}", a.describe());
+    }
+
+    #[test]
+    fn another_name_of_the_same_kind_is_a_rival_not_a_mention() {
+        for (claim, sentence) in [
+            (
+                "The Danube flows into the Caspian Sea.",
+                "The Danube flows into the Black Sea.",
+            ),
+            (
+                "She studied at Oxford University.",
+                "She studied at Cambridge University.",
+            ),
+            (
+                "The bridge crosses the River Thames.",
+                "The bridge crosses the River Severn.",
+            ),
+        ] {
+            let a = aligned(claim, sentence);
+            assert!(a.entity_conflict.is_some(), "{claim}: {}", a.describe());
+        }
+    }
+
     fn aligned(claim: &str, sentence: &str) -> Alignment {
         align(
             &Analysis::new(claim),

@@ -456,6 +456,28 @@ impl Analysis {
             .any(|w| related(form, w) || related(w, form))
     }
 
+    /// Whether this text names another thing of `entity`'s kind: a name as long as it that
+    /// shares a word with it in the same place but has another word where `entity` has one
+    /// this text never uses ("the Black Sea" for "the Caspian Sea", "River Severn" for "River
+    /// Thames", "Agnes Farrant" for "Walter Farrant"). The shared word is then the kind (a sea,
+    /// a river, a family), not the name. A title is no such word: "President Biden" and "Joe
+    /// Biden" are one man.
+    fn names_a_sibling(&self, entity: &Entity) -> bool {
+        let title = |f: &str| titles().contains(f);
+        self.entities.iter().any(|other| {
+            let pairs = || other.forms.iter().zip(&entity.forms);
+            other.forms.len() == entity.forms.len()
+                && pairs().any(|(a, b)| a == b)
+                && pairs().enumerate().any(|(i, (a, b))| {
+                    a != b
+                        && !title(a)
+                        && !title(b)
+                        && !self.vocabulary.contains(b)
+                        && !(i == 0 && (opening_verb(other) || opening_verb(entity)))
+                })
+        })
+    }
+
     fn refers_to(&self, entity: &Entity, needed: usize) -> bool {
         // Part of a longer name is mentioned by a word written as a name, or by its common word
         // with a definite article ("the lake" for "Lake Baikal"); "a record made for £6,000"
@@ -482,7 +504,7 @@ impl Analysis {
             })
             .count();
         if present >= needed.max(1) {
-            return true;
+            return present == entity.forms.len() || !self.names_a_sibling(entity);
         }
         let written = entity.text.trim();
         if is_acronym(written) {
@@ -493,6 +515,20 @@ impl Analysis {
             .iter()
             .any(|a| entity.run_initials.contains(a.as_str()))
     }
+}
+
+/// Whether `entity` opens its sentence with a verb's "-ing" or "-ed" form ("Building
+/// Lantern needs ...", "Compiling Lantern 4.0 takes ..."): a sentence's first word is
+/// capitalised whatever it is, and such a word is no part of the name after it.
+fn opening_verb(entity: &Entity) -> bool {
+    let first = entity.text.split_whitespace().next().unwrap_or_default();
+    entity.span.start == 0 && (first.ends_with("ing") || first.ends_with("ed"))
+}
+
+/// The normalised forms of [`lexicon::TITLES`].
+fn titles() -> &'static HashSet<String> {
+    static TITLES: std::sync::OnceLock<HashSet<String>> = std::sync::OnceLock::new();
+    TITLES.get_or_init(|| lexicon::TITLES.iter().map(|t| normalise(t).form).collect())
 }
 
 /// The one word a phrasal verb means, when the verb of normalised form `verb` is followed by
@@ -837,6 +873,26 @@ fn entity(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_name_sharing_only_its_kind_word_with_another_is_not_mentioned_by_it() {
+        let claim = Analysis::new("The Danube flows into the Caspian Sea near Astrakhan.");
+        let caspian = &claim.entities[1];
+        assert_eq!(caspian.text, "Caspian Sea");
+        assert!(!Analysis::new("The Danube flows into the Black Sea.").mentions(caspian));
+        assert!(Analysis::new("The Caspian is the largest inland sea.").mentions(caspian));
+        assert!(Analysis::new("The Caspian Sea and the Black Sea.").mentions(caspian));
+        let walter = &Analysis::new("Walter Farrant ran the firm.").entities[0];
+        assert!(!Analysis::new("Agnes Farrant ran the firm from 1908.").mentions(walter));
+        assert!(Analysis::new("Farrant ran the firm from 1908.").mentions(walter));
+        // A title is no word of who is named, and a sentence's first word is capitalised
+        // whatever it is.
+        let biden = &Analysis::new("In 2021 President Biden signed it.").entities[0];
+        assert_eq!(biden.text, "President Biden");
+        assert!(Analysis::new("In 2021 Joe Biden signed it.").mentions(biden));
+        let compiling = &Analysis::new("Compiling Lantern needs Rust 1.80.").entities[0];
+        assert!(Analysis::new("Building Lantern needs Rust 1.80.").mentions(compiling));
+    }
 
     fn entity_texts(text: &str) -> Vec<String> {
         Analysis::new(text)

@@ -317,6 +317,24 @@ fn fits(i: usize, span: &Range<usize>, side: Side) -> bool {
         }
 }
 
+/// Whether `entity` is the object of a preposition ("in Warsaw", "from the Black Sea").
+fn after_preposition(text: &Analysis, entity: &Entity) -> bool {
+    const PREPOSITIONS: &[&str] = &[
+        "in", "at", "from", "to", "into", "near", "on", "of", "for", "with", "across", "through",
+        "via", "towards", "toward", "onto", "outside", "inside", "beside",
+    ];
+    let mut i = entity.span.start;
+    while i > 0 {
+        i -= 1;
+        match text.form(i) {
+            Some("the") => continue,
+            Some(f) => return PREPOSITIONS.contains(&f),
+            None => return false,
+        }
+    }
+    false
+}
+
 /// Whether the sentence's entity `s` stands where the claim's entity `c` stands: a claim word
 /// next to `c` (or a number the sentence shares) sits next to `s` in the sentence too.
 pub fn anchored(
@@ -353,7 +371,19 @@ pub fn anchored(
                     && p.at < s.span.end + ANCHOR_REACH
             })
         });
+    // A place or a thing reached through a preposition ("born in Warsaw", "flows into the
+    // Caspian") is not in the role of a sentence's subject ("Maria Skłodowska (7 November
+    // 1867 - 4 July 1934) was a physicist"). Not "by": an agent is the subject of the active
+    // ("led by Holloway" for "Holloway led").
+    if after_preposition(claim, c) && opens(sentence, s) {
+        return false;
+    }
     word_anchor || number_anchor
+}
+
+/// Whether `entity` opens `text`, the definite article aside: the sentence's subject.
+fn opens(text: &Analysis, entity: &Entity) -> bool {
+    (0..entity.span.start).all(|i| matches!(text.form(i), None | Some("the")))
 }
 
 #[cfg(test)]

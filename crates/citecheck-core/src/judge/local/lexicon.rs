@@ -580,3 +580,15 @@ pub const SYNONYMS: &[&[&str]] = &[
     &["decrease", "decline", "fall"],
     &["ask", "demand", "request"],
 ];
+
+/// Words that stand before a name as a title or a rank, not as part of who is named:
+/// "President Biden" and "Joe Biden" are one man.
+#[rustfmt::skip]
+pub const TITLES: &[&str] = &[
+    "sir", "dame", "dr", "doctor", "professor", "prof", "president", "king", "queen", "prince",
+    "princess", "lord", "lady", "saint", "st", "mr", "mrs", "ms", "miss", "general", "captain",
+    "judge", "senator", "pope", "emperor", "empress", "chancellor", "minister", "governor",
+    "mayor", "bishop", "archbishop", "duke", "duchess", "count", "countess", "baron", "coach",
+    "chief", "inspector", "detective", "sergeant", "colonel", "major", "admiral", "father",
+    "sister", "brother", "rev", "reverend", "councillor", "commissioner", "premier", "sheikh",
+];

@@ -493,7 +493,10 @@ impl LocalJudge {
             (Some(sup), _)
                 if !sup.alignment.leaves_out_a_qualifier()
                     && s >= self.support_bar(&sup.alignment)
-                    && s > c
+                    // A tie goes to the sentence with the claim's figures: "Python 2.0 was
+                    // released in 2000" against "Python 3.0, released in 2008" covers the claim
+                    // as fully as the other conflicts with it.
+                    && (s > c || (figures_outweigh && s >= c))
                     && (c == 0.0
                         || sup.by_meaning
                         || sup.alignment.plain_coverage > c
@@ -742,6 +745,21 @@ mod tests {
     fn judged(claim: &str, passages: &[&str]) -> Judgement {
         let passages: Vec<String> = passages.iter().map(|p| p.to_string()).collect();
         LocalJudge::default().assess(claim, &passages)
+    }
+
+    #[test]
+    fn a_sentence_with_all_the_claim_s_figures_wins_a_tie_with_one_that_differs() {
+        let page = "Python 2.0 was released in 2000. Python 3.0, released in 2008, was a major \
+                    revision not completely backward-compatible with earlier versions.";
+        for claim in [
+            "Python 2.0 was released in 2000.",
+            "Python 3.0 was released in 2008.",
+        ] {
+            let j = judged(claim, &[page]);
+            assert_eq!(j.label, JudgeLabel::Supported, "{claim}: {:?}", j.detail);
+        }
+        let j = judged("Python 3.0 was released in 2009.", &[page]);
+        assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
     }
 
     #[test]

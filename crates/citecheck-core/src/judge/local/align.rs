@@ -289,6 +289,7 @@ pub fn align(
                 NumberFit::Match
             }
             NumberFit::Conflict if within_a_range(q, sentence) => NumberFit::Missing,
+            NumberFit::Conflict if year_before_named(claim, q, sentence) => NumberFit::Missing,
             fit => fit,
         })
         .collect();
@@ -502,6 +503,42 @@ fn contrast_swapped(claim: &Analysis, sentence: &Analysis) -> Option<String> {
     (!shared && page_kept_by_claim)
         .then(|| claim_kept_by_page.map(|(w, _)| w.clone()))
         .flatten()
+}
+
+/// Whether the sentence's year one before the claim's year `q` is the year the claim compares
+/// with in words ("fell to £21.7 million in the first half of 2026 from £34.9 million a year
+/// earlier" against "... down from £34.9 million in the same period of 2025"): the sentence
+/// names the comparison's year and leaves the claim's own unstated.
+fn year_before_named(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
+    const YEAR_BEFORE: &[&[&str]] = &[
+        &["a", "year", "earlier"],
+        &["a", "year", "before"],
+        &["a", "year", "ago"],
+        &["the", "previous", "year"],
+        &["the", "year", "before"],
+        &["last", "year"],
+    ];
+    if q.measure != Measure::Year {
+        return false;
+    }
+    let words: Vec<&str> = (0..claim.forms.len())
+        .filter_map(|i| claim.form(i))
+        .collect();
+    let compared = YEAR_BEFORE.iter().any(|phrase| {
+        let phrase: Vec<String> = forms_of(phrase);
+        words
+            .windows(phrase.len())
+            .any(|w| w.iter().zip(&phrase).all(|(a, b)| a == b))
+    });
+    compared
+        && sentence
+            .quantities
+            .iter()
+            .any(|y| y.measure == Measure::Year && y.value == q.value - 1.0)
+        && !sentence
+            .quantities
+            .iter()
+            .any(|y| y.measure == Measure::Year && y.value == q.value)
 }
 
 /// Whether the claim's value falls inside a range the sentence gives of the same kind
@@ -1000,6 +1037,25 @@ mod tests {
             "Albert Einstein was born in Ulm, in the Kingdom of Württemberg, on 14 March 1879.",
         );
         assert!(a.entity_conflict.is_some(), "{}", a.describe());
+    }
+
+    #[test]
+    fn the_year_a_claim_compares_with_in_words_is_no_conflict() {
+        let sentence = "Pre-tax profit for the six months to 30 June was £21.7 million, down from \
+                        £34.9 million in the same period of 2025, even though revenue rose by 6% \
+                        to £318.4 million.";
+        let claim = |year: &str| {
+            format!(
+                "Skelda Line's pre-tax profit for the first half of {year} fell to £21.7 million \
+                 from £34.9 million a year earlier, even though revenue grew 6% to £318.4 \
+                 million."
+            )
+        };
+        let a = aligned(&claim("2026"), sentence);
+        assert!(!a.number_conflict(), "{}", a.describe());
+        // Two years apart, the sentence's year is not the one the claim compares with.
+        let a = aligned(&claim("2027"), sentence);
+        assert!(a.number_conflict(), "{}", a.describe());
     }
 
     #[test]

@@ -463,8 +463,34 @@ impl Analysis {
     /// a river, a family), not the name. A title is no such word: "President Biden" and "Joe
     /// Biden" are one man.
     fn names_a_sibling(&self, entity: &Entity) -> bool {
+        // A short form of the name beside the other ("Oskarsson was born in Skelby, the eldest
+        // of five children of Anders Oskarsson") is the name itself.
+        // Not inside another name that is not the claim's ("the Black Sea and the Red Sea").
+        let elsewhere_in_a_name = |i: usize| {
+            self.entities
+                .iter()
+                .any(|e| e.span.contains(&i) && !e.forms.iter().all(|f| entity.forms.contains(f)))
+        };
+        let alone = |form: &String| {
+            self.forms.iter().enumerate().any(|(i, f)| {
+                f.as_ref() == Some(form)
+                    && !self.lowercase.get(i).copied().unwrap_or(true)
+                    && !elsewhere_in_a_name(i)
+            })
+        };
         let title = |f: &str| titles().contains(f);
         self.entities.iter().any(|other| {
+            let shared = || {
+                other
+                    .forms
+                    .iter()
+                    .zip(&entity.forms)
+                    .filter(|(a, b)| a == b)
+                    .map(|(a, _)| a)
+            };
+            if shared().any(alone) {
+                return false;
+            }
             let pairs = || other.forms.iter().zip(&entity.forms);
             other.forms.len() == entity.forms.len()
                 && pairs().any(|(a, b)| a == b)
@@ -882,9 +908,19 @@ mod tests {
         assert!(!Analysis::new("The Danube flows into the Black Sea.").mentions(caspian));
         assert!(Analysis::new("The Caspian is the largest inland sea.").mentions(caspian));
         assert!(Analysis::new("The Caspian Sea and the Black Sea.").mentions(caspian));
+        assert!(!Analysis::new("It links the Black Sea and the Red Sea.").mentions(caspian));
         let walter = &Analysis::new("Walter Farrant ran the firm.").entities[0];
         assert!(!Analysis::new("Agnes Farrant ran the firm from 1908.").mentions(walter));
         assert!(Analysis::new("Farrant ran the firm from 1908.").mentions(walter));
+        // The short form beside the other name is the name itself.
+        let marten = &Analysis::new("Marten Oskarsson was born in Skelby.").entities[0];
+        let sentence = "Oskarsson was born in Skelby, the eldest of five children of Anders \
+                        Oskarsson, the organist.";
+        assert!(
+            Analysis::new(sentence).mentions(marten),
+            "{:?}",
+            entity_texts(sentence)
+        );
         // A title is no word of who is named, and a sentence's first word is capitalised
         // whatever it is.
         let biden = &Analysis::new("In 2021 President Biden signed it.").entities[0];

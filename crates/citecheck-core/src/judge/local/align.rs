@@ -1061,6 +1061,11 @@ mod tests {
     #[test]
     fn another_name_of_the_same_kind_is_a_rival_not_a_mention() {
         for (claim, sentence) in [
+            // The word of direction is what names the place.
+            (
+                "The wall was built by West Varnia.",
+                "The wall was built by the Varnian Democratic Republic.",
+            ),
             (
                 "The Danube flows into the Caspian Sea.",
                 "The Danube flows into the Black Sea.",

@@ -263,8 +263,9 @@ impl Analysis {
                 }
             } else if contrast && !other_arm {
                 cue_starts.push((CueKind::Contrast, i + 2));
-            } else if lexicon::DENIALS.contains(&normalised.form.as_str())
-                || lexicon::DENIALS.contains(&word)
+            } else if (lexicon::DENIALS.contains(&normalised.form.as_str())
+                || lexicon::DENIALS.contains(&word))
+                && !corrects_it(&lower, i)
             {
                 cue_starts.push((CueKind::Denial, 0));
             }
@@ -530,7 +531,16 @@ impl Analysis {
             })
             .count();
         if present >= needed.max(1) {
-            return present == entity.forms.len() || !self.names_a_sibling(entity);
+            if present == entity.forms.len() {
+                return true;
+            }
+            // "the German Democratic Republic" does not mention "West Germany": the word of
+            // direction it leaves out is what names the place.
+            let direction_left_out = entity
+                .forms
+                .iter()
+                .any(|f| compass_points().contains(f) && !self.vocabulary.contains(f));
+            return !direction_left_out && !self.names_a_sibling(entity);
         }
         let written = entity.text.trim();
         if is_acronym(written) {
@@ -552,6 +562,16 @@ fn opening_verb(entity: &Entity) -> bool {
 }
 
 /// The normalised forms of [`lexicon::TITLES`].
+fn compass_points() -> &'static HashSet<String> {
+    static POINTS: std::sync::OnceLock<HashSet<String>> = std::sync::OnceLock::new();
+    POINTS.get_or_init(|| {
+        lexicon::COMPASS_POINTS
+            .iter()
+            .map(|t| normalise(t).form)
+            .collect()
+    })
+}
+
 fn titles() -> &'static HashSet<String> {
     static TITLES: std::sync::OnceLock<HashSet<String>> = std::sync::OnceLock::new();
     TITLES.get_or_init(|| lexicon::TITLES.iter().map(|t| normalise(t).form).collect())
@@ -674,6 +694,16 @@ fn lifespan(
                     .unwrap_or(open);
                 (dated(start + 1..dash) && dated(dash + 1..close)).then_some((start, dash))
             })
+    })
+}
+
+/// Whether the denial word at `i` is what the sentence sets itself against ("Contrary to a
+/// popular myth, the wall is not visible from orbit"): the sentence then states the
+/// correction, which the word does not deny.
+fn corrects_it(lower: &[String], i: usize) -> bool {
+    (i.saturating_sub(4)..i).any(|p| {
+        (lower[p] == "contrary" && lower.get(p + 1).is_some_and(|w| w == "to"))
+            || lower[p] == "despite"
     })
 }
 

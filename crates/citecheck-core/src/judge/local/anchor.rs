@@ -167,10 +167,29 @@ pub fn number_fit(
                 .iter()
                 .any(|y| claim_years.contains(y))
     };
+    // Likewise the claim's number beside another of its figures ("grew 38% in 2023") is the
+    // sentence's equal number beside that figure's equal ("in 2023, up 38% from 2022"), even
+    // when a later clause ties the claim's words to another value ("though deliveries fell
+    // in 2024").
+    let close = |a: &Range<usize>, b: &Range<usize>| {
+        a.start < b.end + NUMBER_REACH && b.start < a.end + NUMBER_REACH
+    };
+    let partners: Vec<&Quantity> = claim
+        .quantities
+        .iter()
+        .filter(|c| c.span != q.span && close(&c.span, &q.span))
+        .collect();
+    let paired = |p: &Quantity| {
+        sentence.quantities.iter().any(|r| {
+            r.span != p.span
+                && close(&r.span, &p.span)
+                && partners.iter().any(|c| compare::same(c, r))
+        })
+    };
     if own
         .iter()
         .filter(same)
-        .any(|p| anchored(p) || near_claim_word(p) || dated(p))
+        .any(|p| anchored(p) || near_claim_word(p) || dated(p) || paired(p))
     {
         NumberFit::Match
     } else if own.iter().any(|p| rival(&p)) {
@@ -394,6 +413,33 @@ mod tests {
         let (claim, sentence) = (Analysis::new(claim), Analysis::new(sentence));
         let bound = clause::bound(&claim, &sentence);
         number_fit(&claim, &claim.quantities[0], &sentence, bound)
+    }
+
+    /// The fit of the claim's number of value `value`.
+    fn fit_of(claim: &str, value: f64, sentence: &str) -> NumberFit {
+        let (claim, sentence) = (Analysis::new(claim), Analysis::new(sentence));
+        let bound = clause::bound(&claim, &sentence);
+        let q = claim
+            .quantities
+            .iter()
+            .find(|q| q.value == value)
+            .expect("the test's claim has that number");
+        number_fit(&claim, q, &sentence, bound)
+    }
+
+    #[test]
+    fn a_number_beside_the_claim_s_other_figure_is_the_claim_s() {
+        let sentence = "Tesla delivered 1.81 million vehicles in 2023, up 38% from 2022, though \
+                        deliveries fell in 2024.";
+        assert_eq!(
+            fit_of("Tesla's deliveries grew 38% in 2023.", 2023.0, sentence),
+            NumberFit::Match
+        );
+        // Without the figure beside it, the year the claim's words govern is the slot.
+        assert_eq!(
+            fit_of("Tesla's deliveries grew in 2023.", 2023.0, sentence),
+            NumberFit::Conflict
+        );
     }
 
     #[test]

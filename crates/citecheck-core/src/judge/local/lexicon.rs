@@ -581,6 +581,14 @@ pub const SYNONYMS: &[&[&str]] = &[
     &["ask", "demand", "request"],
 ];
 
+/// Words of direction that tell apart places of one name ("West Germany" and "East Germany",
+/// "South Korea", "Western Australia"): a name that leaves one out names another place.
+#[rustfmt::skip]
+pub const COMPASS_POINTS: &[&str] = &[
+    "north", "south", "east", "west", "northern", "southern", "eastern", "western",
+    "northeast", "northwest", "southeast", "southwest",
+];
+
 /// Words that stand before a name as a title or a rank, not as part of who is named:
 /// "President Biden" and "Joe Biden" are one man.
 #[rustfmt::skip]

@@ -1009,6 +1009,20 @@ mod tests {
     }
 
     #[test]
+    fn a_correction_of_a_myth_states_the_correction() {
+        let claim = "The Orm Wall can be seen from orbit with the naked eye.";
+        let page = "## The wall\n\nContrary to a popular myth, the Orm Wall cannot be seen \
+            with the naked eye from orbit.";
+        let j = judged(claim, &[page]);
+        assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+        // The myth itself, stated as one, is still denied.
+        let page = "## The wall\n\nIt is a popular myth that the Orm Wall can be seen from \
+            orbit with the naked eye.";
+        let j = judged(claim, &[page]);
+        assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+    }
+
+    #[test]
     fn a_report_called_untrue_or_a_likeness_mistaken_denies_the_claim() {
         let cases = [
             (

@@ -48,7 +48,12 @@ pub fn outranked(claim: &Analysis, sentence: &Analysis) -> Option<String> {
                     ordinal(before).filter(|&n| n > 1)?;
                     // The ordinal stands where the claim's "the" does: either may be the
                     // place ("Brae, the second-largest").
-                    Some(placement(claim, at, sentence, j).max(placement(claim, at, sentence, p)))
+                    let own =
+                        placement(claim, at, sentence, j).max(placement(claim, at, sentence, p));
+                    // A rank with its noun left out ("the largest river in the world by
+                    // volume, and the second longest after the Nile") ranks within the
+                    // ranking the sentence named before it, so it stands where that one does.
+                    Some(own.max(elided_rank(claim, at, sentence, j).unwrap_or(0)))
                 })
                 .max()
                 .unwrap_or(0);
@@ -61,6 +66,21 @@ pub fn outranked(claim: &Analysis, sentence: &Analysis) -> Option<String> {
         }
     }
     None
+}
+
+/// Where the sentence's superlative at `j`, given a lower rank with its noun left out ("and
+/// the second longest after the Nile"), stands against the claim's at `at`: where the
+/// superlative the sentence put first before it does ("the largest river in the world"), as
+/// the left-out noun is that one's. `None` when a content word follows the rank (its own
+/// noun) or no superlative after "the" comes before it.
+fn elided_rank(claim: &Analysis, at: usize, sentence: &Analysis, j: usize) -> Option<u8> {
+    if sentence.form(j + 1).is_some_and(|f| sentence.is_content(f)) {
+        return None;
+    }
+    let earlier = (1..j.saturating_sub(1)).rev().find(|&k| {
+        sentence.superlative.get(k).copied().unwrap_or(false) && sentence.form(k - 1) == Some("the")
+    })?;
+    Some(placement(claim, at, sentence, earlier))
 }
 
 /// Verbs (normalised) that give a rank to the ordinal after them: "ranks only fourth",
@@ -207,5 +227,26 @@ mod tests {
         // The claim's rank about something else does not cancel the lower one in its place.
         let other = "Lund, the largest island, covers 40 km²; Brae, the second-largest, covers 9.";
         assert!(flips("Brae is the largest of the Wend Isles.", other));
+    }
+
+    #[test]
+    fn a_rank_with_its_noun_left_out_ranks_within_the_ranking_before_it() {
+        let page = "The Tarran is the largest river in the county by volume, and the second \
+                    longest after the Brack.";
+        assert!(flips(
+            "The Tarran is the longest river in the county.",
+            page
+        ));
+        assert!(!flips(
+            "The Tarran is the largest river in the county.",
+            page
+        ));
+        // A rank with a noun of its own is not the earlier ranking's.
+        let page = "The Tarran is the largest river in the county, and the second longest \
+                    canal feeder.";
+        assert!(!flips(
+            "The Tarran is the longest river in the county.",
+            page
+        ));
     }
 }

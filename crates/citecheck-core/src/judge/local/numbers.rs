@@ -121,7 +121,20 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
             && next == i + 1
             && matches!(measure, Measure::Bare | Measure::Noun(_))
             && !matches!(lower[next].as_str(), "s" | "st" | "nd" | "rd" | "th");
+        // "September 4, 1998": a day after its month, written the American way, is a date's
+        // day, not a model number after a name nor a count.
+        let month_before = i.checked_sub(1).filter(|&p| {
+            lexicon::MONTHS.contains(&lower[p].as_str())
+                && lexemes[p].text.starts_with(char::is_uppercase)
+        });
+        let day_after_month = month_before.is_some()
+            && matches!(measure, Measure::Bare)
+            && currency.is_none()
+            && scale == 1.0
+            && value.fract() == 0.0
+            && (1.0..=31.0).contains(&value);
         let identifier = !glued_token
+            && !day_after_month
             && currency.is_none()
             && scale == 1.0
             && matches!(measure, Measure::Bare | Measure::Noun(_))
@@ -137,6 +150,7 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
                 || (before(2) == Some("age") && before(1) == Some("of")));
         let measure = match measure {
             _ if years_old || age_word => Measure::Age,
+            _ if day_after_month => Measure::Day(lower[i - 1].clone()),
             _ if glued_token => Measure::Noun(fold(&lower[next])),
             _ if identifier => Measure::Noun(fold(&lower[i - 1])),
             Measure::Bare | Measure::Noun(_)
@@ -612,6 +626,18 @@ mod tests {
             .into_iter()
             .next()
             .expect("a quantity")
+    }
+
+    #[test]
+    fn a_day_after_its_month_is_a_day() {
+        let all = quantities(&lex(
+            "Google was founded on September 4, 1998, by two students.",
+        ));
+        assert_eq!(all[0].measure, Measure::Day("september".to_string()));
+        assert_eq!(all[0].value, 4.0);
+        assert_eq!(all[1].measure, Measure::Year);
+        // A number after a name that is no month stays the name's ("Model 3").
+        assert!(first("The Model 3 went on sale.").identifier);
     }
 
     #[test]

@@ -1061,6 +1061,11 @@ mod tests {
     #[test]
     fn another_name_of_the_same_kind_is_a_rival_not_a_mention() {
         for (claim, sentence) in [
+            // A title alone mentions no one.
+            (
+                "The hall was opened by Queen Isolde.",
+                "The hall was opened by Queen Maren II in 1973.",
+            ),
             // The word of direction is what names the place.
             (
                 "The wall was built by West Varnia.",

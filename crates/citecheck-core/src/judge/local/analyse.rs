@@ -526,6 +526,9 @@ impl Analysis {
         let present = entity
             .forms
             .iter()
+            // A title alone mentions no one: "Queen Elizabeth II" does not mention "Queen
+            // Victoria".
+            .filter(|f| !partial || !titles().contains(*f))
             .filter(|f| {
                 (self.vocabulary.contains(*f) && (!partial || as_name(f))) || self.has_demonym_of(f)
             })

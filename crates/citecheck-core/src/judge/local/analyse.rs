@@ -564,20 +564,21 @@ fn opening_verb(entity: &Entity) -> bool {
     entity.span.start == 0 && (first.ends_with("ing") || first.ends_with("ed"))
 }
 
-/// The normalised forms of [`lexicon::TITLES`].
-fn compass_points() -> &'static HashSet<String> {
-    static POINTS: std::sync::OnceLock<HashSet<String>> = std::sync::OnceLock::new();
-    POINTS.get_or_init(|| {
-        lexicon::COMPASS_POINTS
-            .iter()
-            .map(|t| normalise(t).form)
-            .collect()
-    })
+/// The normalised forms of a word list of the lexicon.
+fn normalised_set(words: &[&str]) -> HashSet<String> {
+    words.iter().map(|w| normalise(w).form).collect()
 }
 
+/// The normalised forms of [`lexicon::COMPASS_POINTS`].
+fn compass_points() -> &'static HashSet<String> {
+    static POINTS: std::sync::OnceLock<HashSet<String>> = std::sync::OnceLock::new();
+    POINTS.get_or_init(|| normalised_set(lexicon::COMPASS_POINTS))
+}
+
+/// The normalised forms of [`lexicon::TITLES`].
 fn titles() -> &'static HashSet<String> {
     static TITLES: std::sync::OnceLock<HashSet<String>> = std::sync::OnceLock::new();
-    TITLES.get_or_init(|| lexicon::TITLES.iter().map(|t| normalise(t).form).collect())
+    TITLES.get_or_init(|| normalised_set(lexicon::TITLES))
 }
 
 /// The one word a phrasal verb means, when the verb of normalised form `verb` is followed by

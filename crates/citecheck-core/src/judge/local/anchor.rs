@@ -150,13 +150,14 @@ pub fn number_fit(
     // The claim's number dated by a year beside it ("26.8 million vehicles crossed in 2024")
     // is the sentence's number beside the same year ("in 2024 the figure was 26.8 million"),
     // whatever words the sentence puts around it.
+    // Two numbers' spans within reach of each other.
+    let close = |a: &Range<usize>, b: &Range<usize>| {
+        a.start < b.end + NUMBER_REACH && b.start < a.end + NUMBER_REACH
+    };
     let years_near = |text: &Analysis, at: &Range<usize>| -> Vec<f64> {
         text.quantities
             .iter()
-            .filter(|y| y.measure == Measure::Year && y.span != *at)
-            .filter(|y| {
-                y.span.start < at.end + NUMBER_REACH && at.start < y.span.end + NUMBER_REACH
-            })
+            .filter(|y| y.measure == Measure::Year && y.span != *at && close(&y.span, at))
             .map(|y| y.value)
             .collect()
     };
@@ -171,9 +172,6 @@ pub fn number_fit(
     // sentence's equal number beside that figure's equal ("in 2023, up 38% from 2022"), even
     // when a later clause ties the claim's words to another value ("though deliveries fell
     // in 2024").
-    let close = |a: &Range<usize>, b: &Range<usize>| {
-        a.start < b.end + NUMBER_REACH && b.start < a.end + NUMBER_REACH
-    };
     let partners: Vec<&Quantity> = claim
         .quantities
         .iter()

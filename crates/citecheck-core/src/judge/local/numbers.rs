@@ -123,11 +123,11 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
             && !matches!(lower[next].as_str(), "s" | "st" | "nd" | "rd" | "th");
         // "September 4, 1998": a day after its month, written the American way, is a date's
         // day, not a model number after a name nor a count.
-        let month_before = i.checked_sub(1).filter(|&p| {
+        let month_before = i.checked_sub(1).is_some_and(|p| {
             lexicon::MONTHS.contains(&lower[p].as_str())
                 && lexemes[p].text.starts_with(char::is_uppercase)
         });
-        let day_after_month = month_before.is_some()
+        let day_after_month = month_before
             && matches!(measure, Measure::Bare)
             && currency.is_none()
             && scale == 1.0

@@ -138,9 +138,11 @@ pub fn number_fit(
             governing_word(sentence, p.span.start).is_some_and(|w| claim.is_content(w))
         };
         if !matching.is_empty() && !matching.iter().any(|p| governed_by_claim(p)) {
+            // The same word may govern counts of two things ("won 17 singles titles, among
+            // them two majors"): only a count of the claim's own thing holds its slot.
             let rival = own
                 .iter()
-                .filter(|p| other_value(p) && governed(p))
+                .filter(|p| other_value(p) && compare::same_slot(q, p, false) && governed(p))
                 .find(|r| !matching.iter().any(|m| listed_together(sentence, r, m)));
             if rival.is_some() {
                 return NumberFit::Conflict;
@@ -220,7 +222,8 @@ const GOVERNOR_GAP: usize = 2;
 
 /// The content word right before the number that starts at lexeme `start`, across function
 /// words and the lexemes of other quantities ("born 3 May 1870": "born" for 1870), but not
-/// across punctuation.
+/// across punctuation or a conjunction: in "£6.4 million from the council and £3.2 million
+/// from a levy" the council's word does not govern the levy's sum.
 fn governing_word(a: &Analysis, start: usize) -> Option<&str> {
     let mut gap = 0;
     for i in (0..start.min(a.forms.len())).rev() {
@@ -228,6 +231,7 @@ fn governing_word(a: &Analysis, start: usize) -> Option<&str> {
             continue;
         }
         match a.forms[i].as_deref() {
+            Some("and" | "or" | "but") => return None,
             Some(form) if a.is_content(form) => return Some(form),
             Some(_) if gap < GOVERNOR_GAP => gap += 1,
             _ => return None,
@@ -438,6 +442,30 @@ mod tests {
             fit_of("Tesla's deliveries grew in 2023.", 2023.0, sentence),
             NumberFit::Conflict
         );
+    }
+
+    #[test]
+    fn a_word_before_a_conjunction_governs_no_number_after_it() {
+        // "Council and £3.2 million": the council's word does not govern the levy's sum, so
+        // the council's £6.4 million under "from" stays the claim's.
+        let sentence = "Of the final £48.6 million, £39 million came from the national \
+                        government, £6.4 million from Wend Valley District Council and £3.2 \
+                        million from a levy on businesses in the town centre.";
+        let claim = "The national government paid £39 million towards the scheme and Wend \
+                     Valley District Council £6.4 million.";
+        assert_eq!(fit_of(claim, 6_400_000.0, sentence), NumberFit::Match);
+    }
+
+    #[test]
+    fn a_count_of_another_thing_under_the_same_verb_is_no_rival() {
+        let sentence = "She won 17 singles titles on the tour, among them two majors, the \
+                        Castellan Championships in 2019 and the Northern Championships in 2021.";
+        let claim = "Annika Torvell won two major titles: the Castellan Championships in 2019 \
+                     and the Northern Championships in 2021.";
+        assert_eq!(fit_of(claim, 2.0, sentence), NumberFit::Match);
+        // A count of the claim's own thing under the verb still holds the slot.
+        let claim = "Annika Torvell won two singles titles.";
+        assert_eq!(fit_of(claim, 2.0, sentence), NumberFit::Conflict);
     }
 
     #[test]

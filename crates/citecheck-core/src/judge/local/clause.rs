@@ -5,6 +5,7 @@
 //! clause's figure neither supports it nor stands aside when it differs.
 
 use super::analyse::{Analysis, Entity};
+use super::facts;
 use super::lex::{LexKind, Lexeme};
 use super::lexicon;
 
@@ -32,7 +33,7 @@ impl Clauses {
     /// Breaks at ";", at sentence ends, at "but", "while", "whereas" and the like, and at ", and".
     pub fn split(
         lexemes: &[Lexeme<'_>],
-        lower: &[String],
+        lowers: &[String],
         forms: &[Option<String>],
         content: impl Fn(&str) -> bool,
     ) -> Clauses {
@@ -43,7 +44,7 @@ impl Clauses {
         // A sentence end seen: the next lexeme opens a clause.
         let mut ended = false;
         let mut previous_word: Option<&str> = None;
-        for (i, (lexeme, lower)) in lexemes.iter().zip(lower).enumerate() {
+        for (i, (lexeme, lower)) in lexemes.iter().zip(lowers).enumerate() {
             let lower = lower.as_str();
             let after_comma = i.checked_sub(1).is_some_and(|p| lexemes[p].text == ",");
             let before = i.checked_sub(1).map(|p| lexemes[p].text.to_lowercase());
@@ -66,7 +67,14 @@ impl Clauses {
             }
             let clause = subjects.len() - 1;
             if !settled {
-                if lexicon::ANAPHORS.contains(&lower) {
+                // "..., and returned to vulnerable in 2021": a clause that opens on its verb
+                // shares the subject named before, as one that opens on a pronoun does.
+                let opened_by_conjunction = previous_word.is_none()
+                    && i.checked_sub(1)
+                        .is_some_and(|p| matches!(lowers[p].as_str(), "and" | "but" | "yet"));
+                if lexicon::ANAPHORS.contains(&lower)
+                    || (opened_by_conjunction && facts::is_verb(lexemes, lowers, i))
+                {
                     settled = true;
                 } else if let Some(form) = forms.get(i).and_then(|f| f.as_deref()) {
                     let governed = previous_word.is_some_and(|p| PREPOSITIONS.contains(&p));
@@ -202,6 +210,19 @@ mod tests {
         assert_eq!(a.clauses.subjects[1].as_deref(), Some("salary"));
         let a = Analysis::new("Pay in Orton reached £30,000, whereas in Wexley it was £26,000.");
         assert_eq!(a.clauses.subjects[1], None, "a pronoun subject refers back");
+        let a = Analysis::new(
+            "The plover was listed as vulnerable in 1994, and returned to vulnerable in 2021.",
+        );
+        assert_eq!(a.clauses.count(), 2);
+        assert_eq!(
+            a.clauses.subjects[1], None,
+            "a clause led by its verb refers back"
+        );
+        let a = Analysis::new("Rents rose by 9%, and wages grew by 2%.");
+        assert!(
+            a.clauses.subjects[1].is_some(),
+            "a noun after \"and\" leads its own clause"
+        );
     }
 
     #[test]

@@ -325,7 +325,7 @@ fn own_clause(lexemes: &[Lexeme<'_>], lower: &[String], start: usize) -> bool {
 /// Whether lexeme `i` is (very likely) a finite verb or an auxiliary: a word of the closed
 /// list, an irregular past, or a lower-case word ending in "-ed". Nouns ending in "-ed" are
 /// rare ("bed", "seed", "need"), and the ones there are do not follow "and" in a claim.
-fn is_verb(lexemes: &[Lexeme<'_>], lower: &[String], i: usize) -> bool {
+pub(super) fn is_verb(lexemes: &[Lexeme<'_>], lower: &[String], i: usize) -> bool {
     let (Some(lexeme), Some(word)) = (lexemes.get(i), lower.get(i)) else {
         return false;
     };

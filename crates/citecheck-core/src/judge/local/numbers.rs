@@ -2,7 +2,7 @@
 //! unit ("100 degrees Celsius", "€300"), hedge ("about"), bound ("more than") and ranges ("25 to
 //! 30 million years"). [`super::compare`] decides whether two of them agree.
 
-use super::lex::{fold, fold_plural, LexKind, Lexeme};
+use super::lex::{fold, fold_plural, is_stopword, LexKind, Lexeme};
 use super::lexicon::{self, Bound, Dimension, Unit};
 
 /// What a number counts or measures.
@@ -49,7 +49,8 @@ pub struct Quantity {
     pub identifier: bool,
     /// Followed by a comparative and "than" ("nearly three minutes longer than anything on
     /// the last album", "40 more than in 2023"), or a ratio ("four times larger"): a
-    /// comparison of two values, which fills another slot than either value.
+    /// comparison of two values, which fills another slot than either value; or an amount on
+    /// top of another ("a further 70 jobs").
     pub difference: bool,
     /// A part of a whole the text gives beside it ("420 of the 1,150 jobs"): the part's share
     /// of the whole in percent, which a claim's share ("more than a third of the jobs") states.
@@ -189,7 +190,8 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
                 compound,
                 identifier,
                 difference: difference_at(&lower, after.max(i + 1))
-                    || ratio_at(&lower, after.max(i + 1)),
+                    || ratio_at(&lower, after.max(i + 1))
+                    || increment_at(&lower, i),
                 share: None,
             },
             scale,
@@ -275,6 +277,16 @@ fn after_name(lexemes: &[Lexeme<'_>], lower: &[String], i: usize) -> bool {
             )
     });
     let word = lower[p].as_str();
+    // "Lantern 4.0 contains", "Python 3.12 adds": a number with a point straight after a name
+    // that opens the sentence is its version, as inside a sentence; an opening function word,
+    // hedge or bound still leads an amount ("In 2.5 hours", "Roughly 4.5 tonnes").
+    let version_at_opening = opens_sentence
+        && lexemes[i].text.contains('.')
+        && !is_stopword(word)
+        && !lexicon::HEDGES.contains(&word)
+        && !lexicon::COMPARATORS
+            .iter()
+            .any(|&(first, _, _)| first == word);
     // "Apple's 150 stores" and "5,000 cars" are amounts: a possessive owns the quantity, and
     // model numbers are not written with thousands separators.
     let possessive = word.ends_with("'s") || word.ends_with("\u{2019}s");
@@ -283,7 +295,7 @@ fn after_name(lexemes: &[Lexeme<'_>], lower: &[String], i: usize) -> bool {
         && !possessive
         && !lexemes[i].text.contains(',')
         && prev.start + prev.text.len() < lexemes[i].start
-        && !opens_sentence
+        && (!opens_sentence || version_at_opening)
         && !lexicon::MONTHS.contains(&word)
         && !lexicon::WEEKDAYS.contains(&word)
         && !lexicon::CURRENCY_PREFIXES.contains(&word)
@@ -318,6 +330,17 @@ fn bound_at(lower: &[String], i: usize) -> Option<Bound> {
 fn difference_at(lower: &[String], end: usize) -> bool {
     let comparative = lower.get(end).is_some_and(|w| is_comparative(w));
     comparative && lower.get(end + 1).is_some_and(|w| w == "than")
+}
+
+/// Whether the number at lexeme `i` is an amount added to another ("a further 70 jobs will
+/// go", "another 3 years"): the part that comes on top fills another slot than the whole.
+fn increment_at(lower: &[String], i: usize) -> bool {
+    i.checked_sub(1).is_some_and(|p| {
+        matches!(
+            lower[p].as_str(),
+            "further" | "another" | "additional" | "extra"
+        )
+    })
 }
 
 /// Whether the quantity ending before `end` is a ratio of two values: "four times larger",
@@ -821,6 +844,10 @@ mod tests {
         assert!(first("the pack is four times larger").difference);
         assert!(first("three times as many visitors").difference);
         assert!(!first("he won it four times in a row").difference);
+        // An amount on top of another is a difference from the whole.
+        assert!(first("and a further 70 jobs will go").difference);
+        assert!(first("another 3 years").difference);
+        assert!(!first("70 jobs will go").difference);
     }
 
     #[test]
@@ -831,6 +858,7 @@ mod tests {
             ("the Nova 3 Pro", "nova"),
             ("runs at USB 3.2 speeds", "usb"),
             ("beat the RTX 4090 easily", "rtx"),
+            ("Lantern 4.0 contains work from 143 people", "lantern"),
         ] {
             let q = first(text);
             assert!(q.identifier && q.compound, "{text}: {q:?}");
@@ -848,6 +876,9 @@ mod tests {
         // Sentence openers, months, currencies, years and scores stay quantities.
         for text in [
             "In 12 days",
+            "In 2.5 hours",
+            "Roughly 4.5 tonnes",
+            "About 1.5 metres",
             "in June 2019",
             "NOK 2.1 billion",
             "the Rust 2024 edition",

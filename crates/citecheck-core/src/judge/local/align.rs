@@ -9,7 +9,7 @@ use super::analyse::{is_acronym, Analysis, CueKind, Entity};
 use super::anchor::{anchored, number_fit};
 use super::clause;
 use super::compare::{self, NumberFit};
-use super::lex::forms_of;
+use super::lex::{forms_of, is_stopword};
 use super::lexicon::{self, Dimension};
 use super::numbers::{Measure, Quantity};
 use super::opposite;
@@ -27,6 +27,9 @@ pub const CONTEXT_CREDIT: f64 = 0.5;
 pub const TOPIC_CREDIT: f64 = CONTEXT_CREDIT;
 /// Credit for a word that only shares a stem prefix ("construct"/"construction").
 pub const PARTIAL_CREDIT: f64 = 0.8;
+/// How many of the claim's words after a possessive name may be what the name owns.
+const OWNED_WORDS: usize = 3;
+
 /// Coverage, the conflicting name's words included, a sentence needs before a replaced name
 /// can contradict the claim.
 pub const ENTITY_FLOOR: f64 = 0.5;
@@ -367,9 +370,28 @@ pub fn align(
                 .flatten()
                 .any(|f| matches!(f.as_str(), "their" | "its"))
     };
+    // Any possessive pronoun stands for the claim's owner when it stands right before what the
+    // claim says the owner owns: "her Low Tide at Wrenmouth" for "Marrable's 1952 painting Low
+    // Tide at Wrenmouth".
+    let owner_pronoun = |c: &Entity| {
+        if !possessive(c) {
+            return false;
+        }
+        let owned: Vec<&str> = claim.forms[c.span.end.min(claim.forms.len())..]
+            .iter()
+            .flatten()
+            .map(String::as_str)
+            .filter(|f| !is_stopword(f))
+            .take(OWNED_WORDS)
+            .collect();
+        sentence.forms.windows(2).any(|pair| {
+            matches!(pair[0].as_deref(), Some("his" | "her" | "their" | "its"))
+                && pair[1].as_deref().is_some_and(|f| owned.contains(&f))
+        })
+    };
     let absent = |c: &&Entity| {
         let referred = sentence.anaphoric && context.iter().any(|x| x.mentions(c));
-        !(sentence.mentions(c) || referred || owner_referred(c))
+        !(sentence.mentions(c) || referred || owner_referred(c) || owner_pronoun(c))
     };
     // A name is no rival when the sentence gives it another title than the claim's: "the
     // first woman to reach the summit" is not "the first person to", however many words the

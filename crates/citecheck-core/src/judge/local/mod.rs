@@ -1009,6 +1009,21 @@ mod tests {
     }
 
     #[test]
+    fn a_possessive_pronoun_before_what_the_owner_owns_stands_for_the_owner() {
+        let claim = "Marrable's 1952 painting Low Tide at Wrenmouth sold at auction in 2024 for \
+                     £1.26 million, a record for her work.";
+        let page = "## Sales\n\nIn 2024 her Low Tide at Wrenmouth, painted in 1952, sold at \
+                    Corder & Finch for £1.26 million, an auction record for the artist.";
+        let j = judged(claim, &[page]);
+        assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
+        // Before something the claim's owner does not own, the pronoun may be anyone's.
+        let page = "## Sales\n\nIn 2024 a Low Tide at Wrenmouth, painted in 1952, sold at \
+                    Corder & Finch for £1.26 million, an auction record for her dealer.";
+        let j = judged(claim, &[page]);
+        assert_ne!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
+    }
+
+    #[test]
     fn a_correction_of_a_myth_states_the_correction() {
         let claim = "The Orm Wall can be seen from orbit with the naked eye.";
         let page = "## The wall\n\nContrary to a popular myth, the Orm Wall cannot be seen \

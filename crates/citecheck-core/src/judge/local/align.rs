@@ -292,6 +292,7 @@ pub fn align(
                 NumberFit::Match
             }
             NumberFit::Conflict if within_a_range(q, sentence) => NumberFit::Missing,
+            NumberFit::Conflict if difference_of_two(q, sentence) => NumberFit::Missing,
             NumberFit::Conflict if year_before_named(claim, q, sentence) => NumberFit::Missing,
             fit => fit,
         })
@@ -579,6 +580,32 @@ fn within_a_range(q: &Quantity, sentence: &Analysis) -> bool {
             && compare::same_slot(q, high, true)
             && low.value < q.value
             && q.value < high.value
+    })
+}
+
+/// Whether the claim's value is the difference between two of the sentence's values of its
+/// kind ("the kit lens adds $300" against "with the kit lens for $1,699; the body alone costs
+/// $1,399"): worked out from the sentence, not gainsaid by it. Years are left out: the time
+/// between two years is `spans_years`'s, and a value less a difference the sentence gives
+/// ("640 people, 40 more than in 2023") is the value before, another slot.
+fn difference_of_two(q: &Quantity, sentence: &Analysis) -> bool {
+    if q.measure == Measure::Year {
+        return false;
+    }
+    let kin: Vec<&Quantity> = sentence
+        .quantities
+        .iter()
+        .filter(|p| {
+            p.measure != Measure::Year
+                && !p.difference
+                && compare::comparable(&q.measure, &p.measure, false)
+        })
+        .collect();
+    kin.iter().enumerate().any(|(k, a)| {
+        kin[k + 1..].iter().any(|b| {
+            let tolerance = q.tolerance + a.tolerance + b.tolerance;
+            ((a.value - b.value).abs() - q.value).abs() <= tolerance
+        })
     })
 }
 
@@ -1175,6 +1202,21 @@ mod tests {
             sentence,
         );
         assert!(!a.polarity_differs(), "{}", a.describe());
+    }
+
+    #[test]
+    fn a_difference_of_two_of_the_sentence_s_values_is_no_conflict() {
+        let a = aligned(
+            "The X4 body costs $1,399 on its own, and buying it with the kit lens adds $300.",
+            "Our review unit came with the kit lens for $1,699; the body alone costs $1,399.",
+        );
+        assert!(!a.number_conflict(), "{}", a.describe());
+        // A value less the difference the sentence gives is the value before: another slot.
+        let a = aligned(
+            "Solvik employs 600 people at its Kestrel Bay terminal.",
+            "The company employs 640 people at the Kestrel Bay terminal, 40 more than in 2023.",
+        );
+        assert!(a.number_conflict(), "{}", a.describe());
     }
 
     #[test]

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::sync::OnceLock;
 
 use super::analyse::{is_acronym, Analysis, CueKind, Entity};
-use super::anchor::{anchored, number_fit};
+use super::anchor::{anchored, number_fit, opens};
 use super::clause;
 use super::compare::{self, NumberFit};
 use super::lex::{forms_of, is_stopword};
@@ -446,6 +446,31 @@ pub fn align(
             }
         }
     }
+
+    // Another name as the sentence's subject where the claim's subject is, and another value
+    // in its figure's slot: the sentence speaks of something else ("Holm has an area of 19
+    // square kilometres" against "Esk has an area of 61"), and neither difference gainsays
+    // the claim. A name replaced elsewhere ("designed by Jones in 1885" against "designed by
+    // Smith in 1890", "The study, published in the Northern Journal, followed ... for three
+    // years" against "The CORVAL-MEM study followed ... for five") still does, with its figure.
+    let subject_replaced =
+        entity_conflict.is_some_and(|(c, s)| opens(claim, c) && opens(sentence, s));
+    let numbers: Vec<NumberFit> = if subject_replaced && numbers.contains(&NumberFit::Conflict) {
+        entity_conflict = None;
+        rest_coverage = share(&plain, weights, |item| match item {
+            Item::Word(form) => reversed.as_deref() != Some(form.as_str()),
+            Item::Number(_) => true,
+        });
+        numbers
+            .into_iter()
+            .map(|fit| match fit {
+                NumberFit::Conflict => NumberFit::Missing,
+                fit => fit,
+            })
+            .collect()
+    } else {
+        numbers
+    };
 
     // Nor does it lift the coverage that lets a rival of another shape (a place against a
     // person) count as replacing a name.

@@ -403,7 +403,7 @@ pub fn anchored(
 }
 
 /// Whether `entity` opens `text`, the definite article aside: the sentence's subject.
-fn opens(text: &Analysis, entity: &Entity) -> bool {
+pub(super) fn opens(text: &Analysis, entity: &Entity) -> bool {
     (0..entity.span.start).all(|i| matches!(text.form(i), None | Some("the")))
 }
 

@@ -1009,6 +1009,19 @@ mod tests {
     }
 
     #[test]
+    fn another_subject_with_another_figure_is_about_something_else() {
+        let claim = "Esk has an area of 61 square kilometres.";
+        let page = "## Islands\n\nHolm has an area of 19 square kilometres.";
+        let j = judged(claim, &[page]);
+        assert_eq!(j.label, JudgeLabel::NotFound, "{:?}", j.detail);
+        // A name replaced outside the subject, with its figure, still gainsays the claim.
+        let claim = "The Harbour Bridge was designed by John Smith in 1890.";
+        let page = "## History\n\nThe Harbour Bridge was designed by Henry Jones in 1885.";
+        let j = judged(claim, &[page]);
+        assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+    }
+
+    #[test]
     fn a_possessive_pronoun_before_what_the_owner_owns_stands_for_the_owner() {
         let claim = "Marrable's 1952 painting Low Tide at Wrenmouth sold at auction in 2024 for \
                      £1.26 million, a record for her work.";

@@ -160,6 +160,8 @@ mod tests {
             ("2:00:35", "2:00:35"),
             ("in 1889", "the 1889 fair"),
             ("90 sols", "a 90-sol mission"),
+            ("1.5 seconds", "1,500 ms"),
+            ("every 250 milliseconds", "0.25 seconds"),
         ];
         for (claim, page) in table {
             let (c, p) = (first(claim), first(page));

@@ -572,7 +572,14 @@ fn number_words(lexemes: &[Lexeme<'_>], lower: &[String], i: usize) -> Option<(f
     if first == "a" || first == "one" {
         let next = lower.get(i + 1).map(String::as_str).unwrap_or("");
         let scaled = big(next).is_some() || next == "dozen";
-        let compound = first == "one" && lexemes.get(i + 1).is_some_and(|l| l.hyphenated);
+        // "one-hundred", "one-day"; not "one-off", "one-way" or "one-sided", which are no
+        // amounts.
+        let compound = first == "one"
+            && lexemes.get(i + 1).is_some_and(|l| l.hyphenated)
+            && (small(next).is_some()
+                || big(next).is_some()
+                || matches!(next, "hundred" | "thousand" | "dozen")
+                || unit_at(lower, i + 1).is_some());
         let measured = first == "one" && unit_at(lower, i + 1).is_some();
         if !(scaled || compound || measured) {
             return None;
@@ -900,6 +907,8 @@ mod tests {
     #[test]
     fn a_lone_one_or_a_is_not_a_number() {
         assert!(quantities(&lex("only one, the Angara, flows out")).is_empty());
+        assert!(quantities(&lex("a one-off bonus on a one-way ticket")).is_empty());
+        assert_eq!(first("a one-day strike").value, 86_400.0);
         assert!(quantities(&lex("a seal that lives in one lake")).is_empty());
         assert_eq!(first("one hundred").value, 100.0);
     }

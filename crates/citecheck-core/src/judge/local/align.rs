@@ -479,6 +479,8 @@ pub fn align(
         coverage = plain_coverage;
     }
 
+    let sentence_negated =
+        negated(sentence, claim, bound, true, true) || denied_elsewhere_too(claim, sentence, bound);
     let in_name = |at: usize| claim.entities.iter().any(|e| e.span.contains(&at));
     let items = credits
         .iter()
@@ -505,9 +507,8 @@ pub fn align(
         plain_coverage,
         rest_coverage,
         items,
-        claim_negated: negated(claim, sentence, None, false),
-        sentence_negated: negated(sentence, claim, bound, true)
-            || denied_elsewhere_too(claim, sentence, bound),
+        claim_negated: negated(claim, sentence, None, false, sentence_negated),
+        sentence_negated,
         reversed,
         entity_conflict: entity_conflict.map(|(c, s)| (c.text.clone(), s.text.clone())),
         telling_numbers: telling_matches(claim, sentence, &numbers),
@@ -965,15 +966,6 @@ const NEGATION_ADVERBS: &[&str] = &["long", "longer"];
 /// denies the approving.
 const LIGHT_VERBS: &[&str] = &["win", "get", "gain", "obtain", "secure", "receive", "give"];
 
-/// Whether `text` is negated where it meets `other`: the parity of its cues whose scope holds a
-/// content word `other` shares (a denial covers the whole sentence). With `bound`, the clause of
-/// `text` that `other` is about, a negation in another clause is about another subject
-/// ("Aldmoor council refused to sign the pledge, but Kestrel Bay council signed it").
-///
-/// A halt ("stopped printing") counts only in the page's sentence (`halts`): a claim that
-/// something stopped agrees with a page that has it go on until then or names its last time
-/// ("printed its last Sunday edition in 2019"), while a page that says it stopped denies a
-/// claim that it goes on.
 /// Whether the sentence denies, in a clause set aside as about something else, what the claim
 /// denies ("finding no cracks or measurable movement" against "..., and the company said the
 /// structure was safe, with no cracks and no measurable movement"): the binding that set the
@@ -1015,7 +1007,23 @@ fn denied_elsewhere_too(claim: &Analysis, sentence: &Analysis, bound: Option<usi
         })
 }
 
-fn negated(text: &Analysis, other: &Analysis, bound: Option<usize>, halts: bool) -> bool {
+/// Whether `text` is negated where it meets `other`: the parity of its cues whose scope holds a
+/// content word `other` shares (a denial covers the whole sentence). With `bound`, the clause of
+/// `text` that `other` is about, a negation in another clause is about another subject
+/// ("Aldmoor council refused to sign the pledge, but Kestrel Bay council signed it").
+///
+/// `page` is whether `text` is the page's sentence. A halt ("stopped printing") counts there,
+/// and in the claim only when `halts` (the page denies the act too): a claim that something
+/// stopped agrees with a page that has it go on until then or names its last time ("printed
+/// its last Sunday edition in 2019"), and with one that says it stopped or no longer happens;
+/// a page that says it stopped denies a claim that it goes on.
+fn negated(
+    text: &Analysis,
+    other: &Analysis,
+    bound: Option<usize>,
+    page: bool,
+    halts: bool,
+) -> bool {
     let other_denies = other.cues.iter().any(|cue| {
         matches!(
             cue.kind,
@@ -1037,11 +1045,11 @@ fn negated(text: &Analysis, other: &Analysis, bound: Option<usize>, halts: bool)
         // words alone cannot settle, so it must not make a contradiction.
         .filter(|cue| !(cue.kind == CueKind::Contrast && other.comparative))
         // "Stopped working in June 2018" and "kept working until June 2018" say one thing.
-        .filter(|cue| cue.kind != CueKind::Halt || (halts && !other.continues_until))
+        .filter(|cue| cue.kind != CueKind::Halt || ((page || halts) && !other.continues_until))
         // A verb that denies the act after it denies that act only: "declined to renew the
         // freeze" says nothing against "let the freeze lapse" unless the other text has the
         // renewing (the head of the scope) too.
-        // The claim's own "not" or "no longer" (the claim is the side without `halts`) denies
+        // The claim's own "not" or "no longer" (the claim is the side without `page`) denies
         // its head in the same way: "no longer publishes the price index it had compiled since
         // 1987" says nothing against a sentence with the compiling and not the publishing. A
         // page's negation keeps the looser reading (any shared word in its scope): read by its
@@ -1050,7 +1058,7 @@ fn negated(text: &Analysis, other: &Analysis, bound: Option<usize>, halts: bool)
         // When the other text denies something itself ("did not reach the final" against
         // "failed to qualify for the final"), the two denials are read as one, as before.
         .filter(|cue| {
-            let claim_side = !halts;
+            let claim_side = !page;
             let head_needed = matches!(cue.kind, CueKind::Halt | CueKind::Refusal)
                 || (cue.kind == CueKind::Negation && claim_side);
             !head_needed

@@ -1009,6 +1009,24 @@ mod tests {
     }
 
     #[test]
+    fn a_halt_in_both_texts_is_no_flip() {
+        let claim = "The library stopped receiving updates in 2021.";
+        for page in [
+            "## Status\n\nThe library stopped receiving updates in 2021.",
+            "## Status\n\nThe library has no longer received updates since 2021.",
+        ] {
+            let j = judged(claim, &[page]);
+            assert_eq!(j.label, JudgeLabel::Supported, "{page}: {:?}", j.detail);
+        }
+        // A page that says it stopped still denies a claim that it goes on.
+        let j = judged(
+            "The library still receives updates.",
+            &["## Status\n\nThe library stopped receiving updates in 2021."],
+        );
+        assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+    }
+
+    #[test]
     fn another_subject_with_another_figure_is_about_something_else() {
         let claim = "Esk has an area of 61 square kilometres.";
         let page = "## Islands\n\nHolm has an area of 19 square kilometres.";

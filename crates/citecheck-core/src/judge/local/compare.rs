@@ -162,6 +162,10 @@ mod tests {
             ("90 sols", "a 90-sol mission"),
             ("1.5 seconds", "1,500 ms"),
             ("every 250 milliseconds", "0.25 seconds"),
+            ("in the 1940s", "in 1942"),
+            ("in the 1940s", "by 1949"),
+            ("1.5 million visitors", "1,5 million visitors"),
+            ("6.5 %", "6,5 %"),
         ];
         for (claim, page) in table {
             let (c, p) = (first(claim), first(page));
@@ -195,6 +199,8 @@ mod tests {
             ("30 thousand years", "30 million years"),
             ("1.5 billion euros", "1.2 billion euros"),
             ("in 1775", "in 1755"),
+            ("in the 1940s", "in 1950"),
+            ("1,500 visitors", "1,5 million visitors"),
             ("27 times", "72 times"),
             ("2:00:35", "2:01:09"),
             ("5 kilometres", "12 kilometres"),

@@ -127,7 +127,8 @@ pub fn lex(text: &str) -> Vec<Lexeme<'_>> {
             let suffix = &text[end_of(j)..end_of(k)];
             let (kind, stop, next) = match suffix.to_ascii_lowercase().as_str() {
                 "st" | "nd" | "rd" | "th" => (LexKind::Word, k, k),
-                "s" => (LexKind::Number, j, k),
+                // The decade keeps its "s" ("1940s"), which the numbers read as a span.
+                "s" => (LexKind::Number, k, k),
                 _ => (LexKind::Number, j, j),
             };
             out.push(Lexeme {
@@ -425,7 +426,7 @@ mod tests {
             words,
             vec![
                 "It", "held", "1,642", "m", "(", "2.5", "million", ")", "at", "2:00:35", "in",
-                "the", "1450", ",", "see", "[", "the", "page", "."
+                "the", "1450s", ",", "see", "[", "the", "page", "."
             ]
         );
         assert_eq!(got[2].1, LexKind::Number);

@@ -167,8 +167,13 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
             Measure::Unit(u) => (u.factor, 0.0),
             _ => (1.0, 0.0),
         };
-        let raw = value * scale;
-        let tolerance = 0.5 * 10f64.powi(-(decimals as i32)) * scale * factor;
+        let mut raw = value * scale;
+        let mut tolerance = 0.5 * 10f64.powi(-(decimals as i32)) * scale * factor;
+        // "the 1940s" is any year from 1940 to 1949.
+        if measure == Measure::Year && lexemes[i].text.ends_with('s') && value % 10.0 == 0.0 {
+            raw += 4.5;
+            tolerance = 4.5;
+        }
         let bound = bound_at(&lower, i);
         let hedged = hedged_at(&lower, i);
         let compound = (glued && matches!(measure, Measure::Noun(_))) || identifier;
@@ -511,7 +516,19 @@ fn number_at(lexemes: &[Lexeme<'_>], lower: &[String], i: usize) -> Option<Numbe
             return Some((0.0, 0, 1.0, Some(lexeme.text.to_string()), i + 1));
         }
         LexKind::Number => {
-            let digits: String = lexeme.text.chars().filter(|&c| c != ',').collect();
+            let text = lexeme.text.trim_end_matches(['s', 'S']);
+            // "1,5 million", "6,5 %": a lone comma before one or two final digits is a decimal
+            // comma, as much of Europe writes it; a thousands separator has three after it.
+            let decimal_comma = !text.contains('.')
+                && text.matches(',').count() == 1
+                && text
+                    .rsplit_once(',')
+                    .is_some_and(|(_, tail)| (1..=2).contains(&tail.len()));
+            let digits: String = if decimal_comma {
+                text.replace(',', ".")
+            } else {
+                text.chars().filter(|&c| c != ',').collect()
+            };
             let decimals = digits.split_once('.').map_or(0, |(_, d)| d.len() as u32);
             (digits.parse::<f64>().ok()?, decimals, i + 1)
         }

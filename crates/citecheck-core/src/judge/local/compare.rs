@@ -114,6 +114,15 @@ pub fn same_slot(a: &Quantity, b: &Quantity, loose: bool) -> bool {
     if over_a_hundred(a, b) || over_a_hundred(b, a) {
         return false;
     }
+    // A count of things is a whole number: "the two groups" is no hazard ratio of 1.02.
+    let fraction_against_count = |p: &Quantity, q: &Quantity| {
+        matches!(p.measure, Measure::Noun(_))
+            && q.measure == Measure::Bare
+            && q.value.fract() != 0.0
+    };
+    if fraction_against_count(a, b) || fraction_against_count(b, a) {
+        return false;
+    }
     if a.compound || b.compound {
         return matches!((&a.measure, &b.measure), (Measure::Noun(x), Measure::Noun(y)) if x == y);
     }
@@ -221,6 +230,8 @@ mod tests {
             // Two numbers that could fill the slot, none tied to it: which is the claim's is
             // unknown (issue 18), so neither contradicts it.
             ("80 mg", "63 mg for espresso, 95 mg for drip coffee"),
+            // A count of things is no ratio.
+            ("the two groups", "a hazard ratio of 1.02"),
             // A difference is not the value it is the difference of.
             (
                 "almost ten minutes",

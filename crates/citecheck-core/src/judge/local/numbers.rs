@@ -149,6 +149,21 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
         let age_word = matches!(measure, Measure::Bare)
             && (matches!(before(1), Some("aged" | "turned" | "age"))
                 || (before(2) == Some("age") && before(1) == Some("of")));
+        // "at week 68", "until year 5": a number after a unit of time counts that unit from
+        // the start ("at week 68" is 68 weeks in), unless it is a calendar year ("the year
+        // 2020").
+        let counted_time = i
+            .checked_sub(1)
+            .filter(|_| matches!(measure, Measure::Bare) && currency.is_none() && scale == 1.0)
+            .filter(|_| !(written_as_year && (1000.0..=2100.0).contains(&value)))
+            .filter(|&p| lexemes[p].kind == LexKind::Word && !lower[p].ends_with('s'))
+            .and_then(|p| unit_at(&lower, p).filter(|(_, after)| *after == i))
+            .map(|(u, _)| u)
+            .filter(|u| u.dimension == Dimension::Time);
+        let measure = match counted_time {
+            Some(unit) => Measure::Unit(unit),
+            None => measure,
+        };
         let measure = match measure {
             _ if years_old || age_word => Measure::Age,
             _ if day_after_month => Measure::Day(lower[i - 1].clone()),
@@ -919,6 +934,15 @@ mod tests {
         }
         // The first half of a year is a period, not a share.
         assert!(quantities(&lex("in the first half of the year")).is_empty());
+    }
+
+    #[test]
+    fn a_number_after_a_unit_of_time_counts_that_unit() {
+        let found = quantities(&lex("participants lost 15% of their weight at week 68"));
+        assert!(same(&found[1], &first("over 68 weeks")), "{found:?}");
+        assert!(same(&first("until year 5"), &first("for 5 years")));
+        assert_eq!(first("in the year 2020").measure, Measure::Year);
+        assert!(!same(&first("until year 5"), &first("for 6 years")));
     }
 
     #[test]

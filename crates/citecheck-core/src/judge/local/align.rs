@@ -27,6 +27,9 @@ pub const CONTEXT_CREDIT: f64 = 0.5;
 pub const TOPIC_CREDIT: f64 = CONTEXT_CREDIT;
 /// Credit for a word that only shares a stem prefix ("construct"/"construction").
 pub const PARTIAL_CREDIT: f64 = 0.8;
+/// How far (in lexemes) a year may sit from the figure it dates.
+const FIGURE_REACH: usize = 5;
+
 /// How many of the claim's words after a possessive name may be what the name owns.
 const OWNED_WORDS: usize = 3;
 
@@ -297,6 +300,50 @@ pub fn align(
             fit => fit,
         })
         .collect();
+    // Another model of the claim's name ("the RTX 4090 launched at $1,599" against "the RTX
+    // 4080 launched at $1,199"), or another year with another figure ("1.81 million vehicles
+    // in 2023" against "1.31 million in 2022"): the sentence is about another thing or
+    // occasion, and none of its figures gainsays the claim's.
+    // Only a model that names the claim's subject (nothing but names and articles before it)
+    // makes it another thing: "stabilised with Rust 1.82" against "with Rust 1.85" is the
+    // claim's slot. Only a year that dates the figure beside it makes another occasion.
+    let conflicts: Vec<&Quantity> = claim
+        .quantities
+        .iter()
+        .zip(&numbers)
+        .filter(|(_, fit)| **fit == NumberFit::Conflict)
+        .map(|(q, _)| q)
+        .collect();
+    let in_subject = |q: &Quantity| {
+        (0..q.span.start.saturating_sub(1)).all(|i| {
+            matches!(claim.form(i), None | Some("the" | "a" | "an"))
+                || claim.entities.iter().any(|e| e.span.contains(&i))
+        })
+    };
+    let other_model = conflicts.iter().any(|q| q.identifier && in_subject(q));
+    let dates = |y: &Quantity, v: &Quantity| {
+        let (from, to) = (y.span.end.min(v.span.end), y.span.start.max(v.span.start));
+        y.span.start < v.span.end + FIGURE_REACH
+            && v.span.start < y.span.end + FIGURE_REACH
+            && (from..to).all(|i| !matches!(claim.form(i), Some("and" | "but" | "or")))
+    };
+    let other_occasion = conflicts.iter().any(|y| {
+        y.measure == Measure::Year
+            && conflicts
+                .iter()
+                .any(|v| v.measure != Measure::Year && dates(y, v))
+    });
+    let numbers: Vec<NumberFit> = if other_model || other_occasion {
+        numbers
+            .into_iter()
+            .map(|fit| match fit {
+                NumberFit::Conflict => NumberFit::Missing,
+                fit => fit,
+            })
+            .collect()
+    } else {
+        numbers
+    };
     // A comparison the sentence's two figures decide: its comparative is stated, or flipped.
     let figures = comparison::by_figures(claim, sentence);
     // The claim's numbers count like its words: a shared number is strong evidence of alignment.

@@ -1009,6 +1009,37 @@ mod tests {
     }
 
     #[test]
+    fn another_model_or_another_year_s_figure_is_about_something_else() {
+        let cases = [
+            (
+                "The Nvidia RTX 4080 launched in October 2022 at a price of $1,199.",
+                "The Nvidia RTX 4090 launched in October 2022 at a price of $1,599.",
+                JudgeLabel::NotFound,
+            ),
+            (
+                "Tesla delivered 1.31 million vehicles in 2022.",
+                "Tesla delivered 1.81 million vehicles in 2023.",
+                JudgeLabel::NotFound,
+            ),
+            // The same year with another figure, and a model in the claim's slot, gainsay it.
+            (
+                "Tesla delivered 1.31 million vehicles in 2022.",
+                "Tesla delivered 1.81 million vehicles in 2022.",
+                JudgeLabel::Contradicted,
+            ),
+            (
+                "The Rust 2024 edition was stabilised with Rust 1.82.",
+                "The Rust 2024 edition was stabilised with Rust 1.85.",
+                JudgeLabel::Contradicted,
+            ),
+        ];
+        for (claim, sentence, want) in cases {
+            let j = judged(claim, &[&format!("## Notes\n\n{sentence}")]);
+            assert_eq!(j.label, want, "{claim}: {:?}", j.detail);
+        }
+    }
+
+    #[test]
     fn a_halt_in_both_texts_is_no_flip() {
         let claim = "The library stopped receiving updates in 2021.";
         for page in [
@@ -1243,9 +1274,9 @@ mod tests {
         let judge = LocalJudge::default();
         let facts = [
             "Carrow & Marrick was founded in 1889".to_string(),
-            "Carrow & Marrick employed 40 engineers by 1900".to_string(),
+            "Carrow & Marrick employed 40 engineers".to_string(),
         ];
-        // The second fact's conflict ("about 300 staff" now) covers little of it.
+        // The second fact's conflict covers little of it.
         let second = judge.assess_on(&facts[1], &page);
         assert_eq!(second.judgement.label, JudgeLabel::Contradicted);
         assert!(second.coverage < judge.thresholds.contradict);

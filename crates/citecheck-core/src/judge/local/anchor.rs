@@ -137,7 +137,22 @@ pub fn number_fit(
         let governed_by_claim = |p: &Quantity| {
             governing_word(sentence, p.span.start).is_some_and(|w| claim.is_content(w))
         };
-        if !matching.is_empty() && !matching.iter().any(|p| governed_by_claim(p)) {
+        // Nor is it another slot's when the claim's words after it follow it there too
+        // ("finished 5 points ahead of Arsenal" against "finished on 89 points, 5 points
+        // ahead of Arsenal"). Words before it do not count: a name before a lifespan's year
+        // ("Curie (1867-1934) died in 1934") is no sign that the year is the death's.
+        let followed = |p: &Quantity| {
+            anchors.iter().any(|(form, side)| {
+                *side == Side::After
+                    && !counted.contains(form)
+                    && sentence.forms.iter().enumerate().any(|(i, f)| {
+                        f.as_deref() == Some(form.as_str())
+                            && i >= p.span.end
+                            && i < p.span.end + NUMBER_REACH
+                    })
+            })
+        };
+        if !matching.is_empty() && !matching.iter().any(|p| governed_by_claim(p) || followed(p)) {
             // The same word may govern counts of two things ("won 17 singles titles, among
             // them two majors"): only a count of the claim's own thing holds its slot.
             let rival = own
@@ -454,6 +469,21 @@ mod tests {
         let claim = "The national government paid £39 million towards the scheme and Wend \
                      Valley District Council £6.4 million.";
         assert_eq!(fit_of(claim, 6_400_000.0, sentence), NumberFit::Match);
+    }
+
+    #[test]
+    fn the_claim_s_words_after_its_value_keep_it_the_claim_s() {
+        let sentence = "City finished on 89 points, 5 points ahead of Arsenal.";
+        assert_eq!(
+            fit_of("City finished 5 points ahead of Arsenal.", 5.0, sentence),
+            NumberFit::Match
+        );
+        // A name before the value ties nothing: the year under the claim's verb is the slot.
+        let sentence = "Marie Curie (1867-1934) died in 1934 at Passy.";
+        assert_eq!(
+            fit_of("Marie Curie died in 1867.", 1867.0, sentence),
+            NumberFit::Conflict
+        );
     }
 
     #[test]

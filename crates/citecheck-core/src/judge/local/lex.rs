@@ -152,7 +152,7 @@ pub fn lex(text: &str) -> Vec<Lexeme<'_>> {
         }
         hyphen_pending = false;
         let kind = match c {
-            '%' | '°' | '€' | '£' | '$' | '/' => Some(LexKind::Symbol),
+            '%' | '°' | '€' | '£' | '$' | '/' | '\u{b1}' => Some(LexKind::Symbol),
             '.' | ',' | ';' | ':' | '!' | '?' | '(' | ')' | '[' | ']' | '"' | '\u{201C}'
             | '\u{201D}' | '\u{2014}' | '\u{2013}' | '-' | '|' | '\u{2026}' => Some(LexKind::Punct),
             _ => None,

@@ -220,10 +220,30 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
         i = after.max(i + 1);
     }
     spread_ranges(lexemes, &lower, &mut out);
+    absorb_margins(&lower, &mut out);
     carry_units_forward(&lower, &mut out);
     resolve_later_years(&lower, &mut out);
     mark_shares(&lower, &mut out);
     out.into_iter().map(|(q, _, _)| q).collect()
+}
+
+/// "10,984 \u{b1} 25 m": the margin after "\u{b1}" is how far the value may be off, not a
+/// quantity of its own (the value has taken its unit in `spread_ranges`).
+fn absorb_margins(lower: &[String], found: &mut Vec<(Quantity, f64, usize)>) {
+    let mut k = 0;
+    while k + 1 < found.len() {
+        let (value, margin) = (&found[k].0, &found[k + 1].0);
+        let joined = lower.get(value.span.end).is_some_and(|w| w == "\u{b1}")
+            && margin.at == value.span.end + 1
+            && value.measure == margin.measure;
+        if joined {
+            let (margin, _, _) = found.remove(k + 1);
+            let value = &mut found[k].0;
+            value.tolerance = value.tolerance.max(margin.value.abs());
+            value.span.end = margin.span.end;
+        }
+        k += 1;
+    }
 }
 
 /// Words that may stand between a part and its whole: "420 of the 1,150", "three of its five".
@@ -479,7 +499,7 @@ fn spread_ranges(lexemes: &[Lexeme<'_>], lower: &[String], found: &mut [(Quantit
         let joined = *a_end + 1 == b.at
             && matches!(
                 lower[*a_end].as_str(),
-                "to" | "-" | "\u{2013}" | "and" | "or"
+                "to" | "-" | "\u{2013}" | "and" | "or" | "\u{b1}"
             )
             || *a_end == b.at && lexemes[b.at].hyphenated;
         if !joined || a.measure != Measure::Bare || *a_scale != 1.0 {
@@ -934,6 +954,17 @@ mod tests {
         }
         // The first half of a year is a period, not a share.
         assert!(quantities(&lex("in the first half of the year")).is_empty());
+    }
+
+    #[test]
+    fn a_margin_is_part_of_its_value() {
+        let found = quantities(&lex(
+            "its maximum known depth is 10,984 \u{b1} 25 m at the deep",
+        ));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(same(&found[0], &first("10,984 metres")), "{found:?}");
+        assert!(same(&found[0], &first("11,000 metres")), "{found:?}");
+        assert!(!same(&found[0], &first("11,100 metres")), "{found:?}");
     }
 
     #[test]

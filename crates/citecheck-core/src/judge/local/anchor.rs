@@ -106,7 +106,14 @@ pub fn number_fit(
     // Another value of the claim's kind that no other claim number accounts for.
     let other_value =
         |p: &&Quantity| !compare::same(q, p) && !spoken_for(p) && compare::same_slot(q, p, true);
-    let rival = |p: &&Quantity| other_value(p) && anchored(p);
+    // The other end of a change the claim's value ends or starts ("rose from $2.7 billion to
+    // $13.2 billion") is its value at another time, not a rival.
+    let matching_end = |p: &Quantity| {
+        own.iter()
+            .filter(|m| compare::same(q, m))
+            .any(|m| from_to(sentence, p, m) || from_to(sentence, m, p))
+    };
+    let rival = |p: &&Quantity| other_value(p) && anchored(p) && !matching_end(p);
     if let Some(b) = bound {
         let in_bound = |p: &&Quantity| sentence.clauses.of(p.span.start) == Some(b);
         let (here, elsewhere): (Vec<&Quantity>, Vec<&Quantity>) =
@@ -157,7 +164,12 @@ pub fn number_fit(
             // them two majors"): only a count of the claim's own thing holds its slot.
             let rival = own
                 .iter()
-                .filter(|p| other_value(p) && compare::same_slot(q, p, false) && governed(p))
+                .filter(|p| {
+                    other_value(p)
+                        && compare::same_slot(q, p, false)
+                        && governed(p)
+                        && !matching_end(p)
+                })
                 .find(|r| !matching.iter().any(|m| listed_together(sentence, r, m)));
             if rival.is_some() {
                 return NumberFit::Conflict;
@@ -253,6 +265,19 @@ fn governing_word(a: &Analysis, start: usize) -> Option<&str> {
         }
     }
     None
+}
+
+/// Whether the sentence's numbers `a` and `b` are the two ends of a change: "from a to b"
+/// (a hedge may stand before `b`: "from 1,950 tonnes to about 700").
+fn from_to(sentence: &Analysis, a: &Quantity, b: &Quantity) -> bool {
+    let opens = a
+        .span
+        .start
+        .checked_sub(1)
+        .is_some_and(|p| sentence.form(p) == Some("from"));
+    opens
+        && sentence.form(a.span.end) == Some("to")
+        && (a.span.end + 1..=a.span.end + 2).contains(&b.span.start)
 }
 
 /// Whether two of the sentence's numbers are items of one list ("in 1978, 1981 and 1994"):
@@ -482,6 +507,19 @@ mod tests {
         let sentence = "Marie Curie (1867-1934) died in 1934 at Passy.";
         assert_eq!(
             fit_of("Marie Curie died in 1867.", 1867.0, sentence),
+            NumberFit::Conflict
+        );
+    }
+
+    #[test]
+    fn the_other_end_of_a_change_is_no_rival() {
+        let sentence = "Amazon's operating income rose from $2.7 billion to $13.2 billion.";
+        assert_eq!(
+            fit("Amazon's operating income was $13.2 billion.", sentence),
+            NumberFit::Match
+        );
+        assert_eq!(
+            fit("Amazon's operating income was $11.5 billion.", sentence),
             NumberFit::Conflict
         );
     }

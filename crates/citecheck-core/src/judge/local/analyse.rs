@@ -1113,6 +1113,8 @@ mod tests {
             negated_words("Mayor Hale refused to sign the order."),
             ["sign", "order"]
         );
+        // To lack something is not to have it.
+        assert!(!negated_words("The phone lacks a headphone jack.").is_empty());
         // "Has yet to" denies that the act has happened; "yet" elsewhere denies nothing.
         assert_eq!(
             negated_words("He has yet to score for his country."),

@@ -36,7 +36,7 @@ pub const STOPWORDS: &[&str] = &[
 #[rustfmt::skip]
 pub const NEGATIONS: &[&str] = &[
     "not", "no", "never", "none", "nobody", "nothing", "nowhere", "neither", "nor", "without",
-    "cannot", "unable",
+    "cannot", "unable", "lack", "lacks", "lacked", "lacking",
 ];
 
 /// Verbs that deny the activity named by the "-ing" word after them: "stopped eating" says the

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::sync::OnceLock;
 
 use super::analyse::{is_acronym, Analysis, CueKind, Entity};
-use super::anchor::{anchored, number_fit, opens};
+use super::anchor::{anchored, close, number_fit, opens};
 use super::clause;
 use super::compare::{self, NumberFit};
 use super::lex::{forms_of, is_stopword};
@@ -27,9 +27,6 @@ pub const CONTEXT_CREDIT: f64 = 0.5;
 pub const TOPIC_CREDIT: f64 = CONTEXT_CREDIT;
 /// Credit for a word that only shares a stem prefix ("construct"/"construction").
 pub const PARTIAL_CREDIT: f64 = 0.8;
-/// How far (in lexemes) a year may sit from the figure it dates.
-const FIGURE_REACH: usize = 5;
-
 /// How many of the claim's words after a possessive name may be what the name owns.
 const OWNED_WORDS: usize = 3;
 
@@ -323,8 +320,7 @@ pub fn align(
     let other_model = conflicts.iter().any(|q| q.identifier && in_subject(q));
     let dates = |y: &Quantity, v: &Quantity| {
         let (from, to) = (y.span.end.min(v.span.end), y.span.start.max(v.span.start));
-        y.span.start < v.span.end + FIGURE_REACH
-            && v.span.start < y.span.end + FIGURE_REACH
+        close(&y.span, &v.span)
             && (from..to).all(|i| !matches!(claim.form(i), Some("and" | "but" | "or")))
     };
     let other_occasion = conflicts.iter().any(|y| {
@@ -333,14 +329,8 @@ pub fn align(
                 .iter()
                 .any(|v| v.measure != Measure::Year && dates(y, v))
     });
-    let numbers: Vec<NumberFit> = if other_model || other_occasion {
-        numbers
-            .into_iter()
-            .map(|fit| match fit {
-                NumberFit::Conflict => NumberFit::Missing,
-                fit => fit,
-            })
-            .collect()
+    let numbers = if other_model || other_occasion {
+        set_aside_conflicts(numbers)
     } else {
         numbers
     };
@@ -502,19 +492,13 @@ pub fn align(
     // years" against "The CORVAL-MEM study followed ... for five") still does, with its figure.
     let subject_replaced =
         entity_conflict.is_some_and(|(c, s)| opens(claim, c) && opens(sentence, s));
-    let numbers: Vec<NumberFit> = if subject_replaced && numbers.contains(&NumberFit::Conflict) {
+    let numbers = if subject_replaced && numbers.contains(&NumberFit::Conflict) {
         entity_conflict = None;
         rest_coverage = share(&plain, weights, |item| match item {
             Item::Word(form) => reversed.as_deref() != Some(form.as_str()),
             Item::Number(_) => true,
         });
-        numbers
-            .into_iter()
-            .map(|fit| match fit {
-                NumberFit::Conflict => NumberFit::Missing,
-                fit => fit,
-            })
-            .collect()
+        set_aside_conflicts(numbers)
     } else {
         numbers
     };
@@ -654,6 +638,18 @@ fn within_a_range(q: &Quantity, sentence: &Analysis) -> bool {
             && low.value < q.value
             && q.value < high.value
     })
+}
+
+/// The fits with every conflict set aside as missing: the sentence speaks of another thing or
+/// occasion, so its figures neither state the claim's nor gainsay them.
+fn set_aside_conflicts(numbers: Vec<NumberFit>) -> Vec<NumberFit> {
+    numbers
+        .into_iter()
+        .map(|fit| match fit {
+            NumberFit::Conflict => NumberFit::Missing,
+            fit => fit,
+        })
+        .collect()
 }
 
 /// Whether the claim's value is the difference between two of the sentence's values of its
@@ -1059,11 +1055,12 @@ fn denied_elsewhere_too(claim: &Analysis, sentence: &Analysis, bound: Option<usi
 /// `text` that `other` is about, a negation in another clause is about another subject
 /// ("Aldmoor council refused to sign the pledge, but Kestrel Bay council signed it").
 ///
-/// `page` is whether `text` is the page's sentence. A halt ("stopped printing") counts there,
-/// and in the claim only when `halts` (the page denies the act too): a claim that something
-/// stopped agrees with a page that has it go on until then or names its last time ("printed
-/// its last Sunday edition in 2019"), and with one that says it stopped or no longer happens;
-/// a page that says it stopped denies a claim that it goes on.
+/// `page` is whether `text` is the page's sentence; `halts` whether a halt ("stopped
+/// printing") counts as a denial: always on the page's side, in the claim only when the page
+/// denies the act too. A claim that something stopped agrees with a page that has it go on
+/// until then or names its last time ("printed its last Sunday edition in 2019"), and with one
+/// that says it stopped or no longer happens; a page that says it stopped denies a claim that
+/// it goes on.
 fn negated(
     text: &Analysis,
     other: &Analysis,
@@ -1092,7 +1089,7 @@ fn negated(
         // words alone cannot settle, so it must not make a contradiction.
         .filter(|cue| !(cue.kind == CueKind::Contrast && other.comparative))
         // "Stopped working in June 2018" and "kept working until June 2018" say one thing.
-        .filter(|cue| cue.kind != CueKind::Halt || ((page || halts) && !other.continues_until))
+        .filter(|cue| cue.kind != CueKind::Halt || (halts && !other.continues_until))
         // A verb that denies the act after it denies that act only: "declined to renew the
         // freeze" says nothing against "let the freeze lapse" unless the other text has the
         // renewing (the head of the scope) too.

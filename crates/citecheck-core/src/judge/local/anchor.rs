@@ -179,10 +179,6 @@ pub fn number_fit(
     // The claim's number dated by a year beside it ("26.8 million vehicles crossed in 2024")
     // is the sentence's number beside the same year ("in 2024 the figure was 26.8 million"),
     // whatever words the sentence puts around it.
-    // Two numbers' spans within reach of each other.
-    let close = |a: &Range<usize>, b: &Range<usize>| {
-        a.start < b.end + NUMBER_REACH && b.start < a.end + NUMBER_REACH
-    };
     let years_near = |text: &Analysis, at: &Range<usize>| -> Vec<f64> {
         text.quantities
             .iter()
@@ -241,6 +237,11 @@ pub fn number_fit(
             fit => fit,
         }
     }
+}
+
+/// Whether two numbers' spans are within reach of each other.
+pub(super) fn close(a: &Range<usize>, b: &Range<usize>) -> bool {
+    a.start < b.end + NUMBER_REACH && b.start < a.end + NUMBER_REACH
 }
 
 /// How many function words may stand between a number and the content word that governs it

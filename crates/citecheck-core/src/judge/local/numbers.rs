@@ -630,7 +630,7 @@ fn number_words(lexemes: &[Lexeme<'_>], lower: &[String], i: usize) -> Option<(f
             && lexemes.get(i + 1).is_some_and(|l| l.hyphenated)
             && (small(next).is_some()
                 || big(next).is_some()
-                || matches!(next, "hundred" | "thousand" | "dozen")
+                || next == "dozen"
                 || unit_at(lower, i + 1).is_some());
         let measured = first == "one" && unit_at(lower, i + 1).is_some();
         if !(scaled || compound || measured) {

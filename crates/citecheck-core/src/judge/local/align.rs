@@ -337,6 +337,20 @@ pub fn align(
     // A comparison the sentence's two figures decide: its comparative is stated, or flipped.
     let figures = comparison::by_figures(claim, sentence);
     // The claim's numbers count like its words: a shared number is strong evidence of alignment.
+    // A name the page is about that classifies a noun ("the CORVAL-MEM study") is what a
+    // sentence opening on "The study" is about: its words are the sentence's.
+    let opening_noun = match sentence.forms.as_slice() {
+        [Some(article), Some(noun), ..] if matches!(article.as_str(), "the" | "this") => {
+            Some(noun.as_str())
+        }
+        _ => None,
+    };
+    let referred_by_noun: Vec<&Entity> = claim
+        .entities
+        .iter()
+        .filter(|e| e.forms.iter().all(|f| topic.holds(f)))
+        .filter(|e| opening_noun.is_some() && e.modifies.as_deref() == opening_noun)
+        .collect();
     let mut plain: Vec<(Item, f64)> = claim
         .content
         .iter()
@@ -344,6 +358,7 @@ pub fn align(
         .map(|(k, (form, _))| {
             let credit = match &figures {
                 Some((word, true)) if word == form => 1.0,
+                _ if referred_by_noun.iter().any(|e| e.forms.contains(form)) => 1.0,
                 _ => credit(claim, k, sentence, context),
             };
             (Item::Word(form.clone()), credit)
@@ -471,6 +486,17 @@ pub fn align(
             // An address ("Mill Street", "Harbour Road") stands only in the place of another
             // address: "offices on Mill Street" is no rival of the firm that has them.
             .filter(|s| is_address(s) == is_address(c))
+            // A name before a common noun ("his 24th Grand Slam title", "the Champions League
+            // final") says which one; a person or a place elsewhere in the sentence ("Daniil
+            // Medvedev", "Wembley Stadium") is no other one. "Jezero crater" is. A people's
+            // adjective before its noun ("Romanian territory", "British prime minister") says
+            // which country, so another country (or a one-word name) is its rival and a person
+            // ("Margaret Thatcher") is not.
+            .filter(|s| match &c.modifies {
+                None => true,
+                Some(_) if people_adjective(c) => is_country(s) || s.forms.len() == 1,
+                Some(_) => s.modifies == c.modifies,
+            })
             // A name in the other arm of a comparison is what the sentence sets against its
             // subject, so it cannot be the sentence saying the claim of someone else.
             .filter(|s| !sentence.aside.get(s.span.start).copied().unwrap_or(false))
@@ -853,6 +879,14 @@ fn is_demonym(entity: &Entity) -> bool {
     lexicon::DEMONYMS
         .iter()
         .any(|(demonym, _)| *demonym == text)
+}
+
+/// A people's adjective, listed ("Dutch", "British") or of the usual shape ("Romanian",
+/// "Maltese", "Kurdish").
+fn people_adjective(entity: &Entity) -> bool {
+    let text = entity.text.trim().to_lowercase();
+    is_demonym(entity)
+        || (!text.contains(' ') && ["ian", "ese", "ish"].iter().any(|e| text.ends_with(e)))
 }
 
 /// A name that is a street or a square ("Mill Street", "Harbour Road", "Quay Square").
@@ -1792,6 +1826,77 @@ mod tests {
         let unrelated = Topic::of(&claim, [&sentence]);
         let same = align(&claim, &sentence, &[], &unrelated, &weights);
         assert_eq!(same.coverage, alone.coverage);
+    }
+
+    #[test]
+    fn a_name_before_a_noun_has_rivals_only_before_that_noun() {
+        for (claim, sentence) in [
+            (
+                "Novak Djokovic won his 24th Grand Slam title at the 2023 US Open.",
+                "Novak Djokovic defeated Daniil Medvedev in the final of the 2023 US Open, \
+                 claiming a record-equalling 24th major singles title.",
+            ),
+            (
+                "Real Madrid beat Borussia Dortmund 2-0 in the 2024 Champions League final.",
+                "Real Madrid beat Borussia Dortmund 2-0 at Wembley to win a record-extending \
+                 15th European Cup.",
+            ),
+            (
+                "The Iron Lady served as British prime minister from 1979 to 1990.",
+                "Margaret Thatcher was Prime Minister of the United Kingdom from 1979 to 1990; \
+                 a Soviet journalist dubbed her the Iron Lady.",
+            ),
+        ] {
+            let a = aligned(claim, sentence);
+            assert_eq!(a.entity_conflict, None, "{claim}: {}", a.describe());
+        }
+        for (claim, sentence) in [
+            // Another name before the same noun.
+            (
+                "Perseverance landed in Gale crater in February 2021.",
+                "Perseverance landed in Jezero crater in February 2021.",
+            ),
+            // A word with an object after a name is its verb, not a noun it classifies.
+            (
+                "In the final the Kansas City Chiefs beat the 49ers in overtime.",
+                "In the final the Baltimore Ravens overcame the 49ers in overtime.",
+            ),
+            (
+                "Norman Heatley shared the prize with Florey.",
+                "Ernst Chain shared the prize with Florey.",
+            ),
+            // Another country in a people's adjective's place.
+            (
+                "The Iron Lady served as British prime minister from 1979 to 1990.",
+                "The Iron Lady served as Irish prime minister from 1979 to 1990.",
+            ),
+        ] {
+            let a = aligned(claim, sentence);
+            assert!(a.entity_conflict.is_some(), "{claim}: {}", a.describe());
+        }
+    }
+
+    #[test]
+    fn a_sentence_opening_on_the_noun_a_name_classifies_refers_to_the_name() {
+        let claim =
+            Analysis::new("The CORVAL-MEM study followed its 2,418 participants for five years.");
+        let sentence = Analysis::new(
+            "The study, published on Wednesday in the Northern Journal of Medicine, followed \
+             2,418 people aged between 60 and 85 for three years.",
+        );
+        let title = Analysis::new("CORVAL-MEM: the study in numbers");
+        let weights = Weights::default();
+        let topic = Topic::of(&claim, [&title]);
+        let referred = align(&claim, &sentence, &[], &topic, &weights);
+        let unnamed = align(&claim, &sentence, &[], &Topic::default(), &weights);
+        assert_eq!(referred.entity_conflict, None, "{}", referred.describe());
+        assert!(referred.number_conflict(), "{}", referred.describe());
+        assert!(
+            referred.rest_coverage > unnamed.rest_coverage,
+            "{} against {}",
+            referred.describe(),
+            unnamed.describe()
+        );
     }
 
     #[test]

@@ -5,6 +5,7 @@ use rustc_hash::FxHashSet as HashSet;
 use std::ops::Range;
 
 use super::clause::Clauses;
+use super::facts;
 use super::lex::{is_stopword, lex, normalise, LexKind, Lexeme};
 use super::lexicon;
 use super::numbers::{quantities, Measure, Quantity};
@@ -41,6 +42,10 @@ pub struct Entity {
     /// Lexeme indices it covers.
     pub span: Range<usize>,
     pub text: String,
+    /// The common noun the name stands before and classifies ("Grand Slam title", "Gale
+    /// crater"), if any: such a name says which title or crater, so only a name before the
+    /// same noun can stand in its place.
+    pub modifies: Option<String>,
     /// Initials of the whole capitalised run it came from ("ufda" for "US Food and Drug
     /// Administration"), so that an acronym elsewhere can name it.
     run_initials: String,
@@ -351,6 +356,7 @@ impl Analysis {
                     forms: vec![form],
                     span: 0..1,
                     text: l.text.to_string(),
+                    modifies: modified_noun(&lexemes, &lower, &forms, 1),
                     run_initials: String::new(),
                 })
             });
@@ -926,8 +932,43 @@ fn entity(
         forms: entity_forms,
         span: start..end,
         text: words.iter().map(|l| l.text).collect::<Vec<_>>().join(" "),
+        modifies: modified_noun(lexemes, lower, forms, end),
         run_initials: run_initials.to_string(),
     })
+}
+
+/// The form of the word at `i` when it is a common noun a name right before it classifies:
+/// a lower-case word that is neither a stopword nor a verb ("title" in "Grand Slam title",
+/// not "shared" in "Norman Heatley shared"). A word followed by a determiner, a name or a
+/// number has an object, so it is a verb however it is spelt ("the Chiefs beat the 49ers").
+/// An owner ("Greyburn's albums") does not classify what it owns.
+fn modified_noun(
+    lexemes: &[Lexeme<'_>],
+    lower: &[String],
+    forms: &[Option<String>],
+    i: usize,
+) -> Option<String> {
+    let lexeme = lexemes.get(i)?;
+    let word = lower.get(i)?;
+    let owner = i
+        .checked_sub(1)
+        .is_some_and(|p| possessive(lexemes[p].text));
+    let has_object = lexemes.get(i + 1).is_some_and(|next| {
+        next.kind == LexKind::Number
+            || is_capitalised(next)
+            || matches!(
+                lower[i + 1].as_str(),
+                "the" | "a" | "an" | "his" | "her" | "its" | "their" | "this" | "that"
+            )
+    });
+    let noun_like = lexeme.kind == LexKind::Word
+        && lexeme.text.starts_with(|c: char| c.is_lowercase())
+        && !owner
+        && !has_object
+        && !is_stopword(word)
+        && !word.ends_with("ing")
+        && !facts::is_verb(lexemes, lower, i);
+    noun_like.then(|| forms.get(i).cloned().flatten()).flatten()
 }
 
 #[cfg(test)]

@@ -209,10 +209,15 @@ pub fn number_fit(
                 && partners.iter().any(|c| compare::same(c, r))
         })
     };
+    // A word that marks a time's role ("until", "since") before the claim's value and before
+    // the sentence's equal value puts both in one slot ("not mass-produced until the 1940s"
+    // against "it was not until 1942 that ..."), however far the claim's other words are.
+    let marker = time_marker(claim, q.span.start);
+    let marked = |p: &Quantity| marker.is_some() && time_marker(sentence, p.span.start) == marker;
     if own
         .iter()
         .filter(same)
-        .any(|p| anchored(p) || near_claim_word(p) || dated(p) || paired(p))
+        .any(|p| anchored(p) || near_claim_word(p) || dated(p) || paired(p) || marked(p))
     {
         NumberFit::Match
     } else if own.iter().any(|p| rival(&p)) {
@@ -237,6 +242,17 @@ pub fn number_fit(
             fit => fit,
         }
     }
+}
+
+/// The preposition right before the number at lexeme `start` (an article between) when it
+/// marks the role of a time: the end or start of a span, or what came before or after.
+fn time_marker(a: &Analysis, start: usize) -> Option<&str> {
+    const MARKERS: &[&str] = &["until", "till", "since", "before", "after"];
+    let mut i = start.checked_sub(1)?;
+    if a.form(i) == Some("the") {
+        i = i.checked_sub(1)?;
+    }
+    a.form(i).filter(|f| MARKERS.contains(f))
 }
 
 /// Whether two numbers' spans are within reach of each other.
@@ -468,6 +484,24 @@ mod tests {
             .find(|q| q.value == value)
             .expect("the test's claim has that number");
         number_fit(&claim, q, &sentence, bound)
+    }
+
+    #[test]
+    fn a_time_marked_alike_is_the_claim_s_slot() {
+        let sentence = "Alexander Fleming discovered penicillin in 1928, but it was not until \
+                        1942 that the drug was first used to treat a patient.";
+        assert_eq!(
+            fit(
+                "Penicillin was not mass-produced until the 1940s.",
+                sentence
+            ),
+            NumberFit::Match
+        );
+        // Without the marker, the year beside the claim's word holds the slot.
+        assert_eq!(
+            fit("Penicillin was mass-produced in the 1940s.", sentence),
+            NumberFit::Conflict
+        );
     }
 
     #[test]

@@ -23,6 +23,44 @@ pub const HEDGE_TOLERANCE: f64 = 0.05;
 
 /// Whether `page` states the same quantity as `claim`.
 pub fn same(claim: &Quantity, page: &Quantity) -> bool {
+    same_as_read(claim, page)
+        || thousands_read(page).is_some_and(|page| same_as_read(claim, &page))
+        || thousands_read(claim).is_some_and(|claim| same_as_read(&claim, page))
+}
+
+/// The quantity read with its dots as thousands separators, as much of Europe writes them
+/// ("3.200 euros" for 3,200), when it is written that way: one to three digits, then groups of
+/// three after dots. "3.200" may still be three point two, so this is a second reading, never
+/// the only one.
+fn thousands_read(q: &Quantity) -> Option<Quantity> {
+    if !q.text.contains('.') {
+        return None;
+    }
+    let number: &str = q
+        .text
+        .trim_start_matches(|c: char| !c.is_ascii_digit())
+        .split(|c: char| !c.is_ascii_digit() && c != '.')
+        .next()?;
+    let mut groups = number.split('.');
+    let lead = groups.next()?;
+    let rest: Vec<&str> = groups.collect();
+    let shaped =
+        (1..=3).contains(&lead.len()) && !rest.is_empty() && rest.iter().all(|g| g.len() == 3);
+    if !shaped {
+        return None;
+    }
+    let as_decimal: f64 = number.parse().ok().filter(|v: &f64| *v > 0.0)?;
+    let as_thousands: f64 = number.replace('.', "").parse().ok()?;
+    let ratio = as_thousands / as_decimal;
+    Some(Quantity {
+        value: q.value * ratio,
+        tolerance: q.tolerance * ratio,
+        text: String::new(),
+        ..q.clone()
+    })
+}
+
+fn same_as_read(claim: &Quantity, page: &Quantity) -> bool {
     // A share against a part of a whole: "more than a third of the jobs" against "420 of
     // the 1,150 jobs".
     match (as_share(claim), as_share(page)) {
@@ -175,6 +213,9 @@ mod tests {
             ("in the 1940s", "by 1949"),
             ("1.5 million visitors", "1,5 million visitors"),
             ("6.5 %", "6,5 %"),
+            ("3,200 euros", "3.200 euros"),
+            ("€2,900", "€2.900"),
+            ("3.2 litres", "3.200 litres"),
         ];
         for (claim, page) in table {
             let (c, p) = (first(claim), first(page));
@@ -209,6 +250,8 @@ mod tests {
             ("1.5 billion euros", "1.2 billion euros"),
             ("in 1775", "in 1755"),
             ("in the 1940s", "in 1950"),
+            ("3,300 euros", "3.200 euros"),
+            ("4,000 versions", "4.0 versions"),
             ("1,500 visitors", "1,5 million visitors"),
             ("27 times", "72 times"),
             ("2:00:35", "2:01:09"),

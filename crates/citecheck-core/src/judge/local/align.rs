@@ -1124,6 +1124,7 @@ fn negated(
         .filter(|cue| !(cue.kind == CueKind::Contrast && other.comparative))
         // "Stopped working in June 2018" and "kept working until June 2018" say one thing.
         .filter(|cue| cue.kind != CueKind::Halt || (halts && !other.continues_until))
+        .filter(|cue| cue.kind != CueKind::Ending || other_denies)
         // A verb that denies the act after it denies that act only: "declined to renew the
         // freeze" says nothing against "let the freeze lapse" unless the other text has the
         // renewing (the head of the scope) too.
@@ -1137,8 +1138,9 @@ fn negated(
         // "failed to qualify for the final"), the two denials are read as one, as before.
         .filter(|cue| {
             let claim_side = !page;
-            let head_needed = matches!(cue.kind, CueKind::Halt | CueKind::Refusal)
-                || (cue.kind == CueKind::Negation && claim_side);
+            let head_needed =
+                matches!(cue.kind, CueKind::Halt | CueKind::Refusal | CueKind::Ending)
+                    || (cue.kind == CueKind::Negation && claim_side);
             !head_needed
                 || other_denies
                 || text.forms[cue.scope.clone()]
@@ -1600,6 +1602,30 @@ mod tests {
             "The paper printed a Sunday edition until 2019, then stopped printing it.",
         );
         assert!(!a.polarity_differs(), "{}", a.describe());
+    }
+
+    #[test]
+    fn an_ended_noun_agrees_with_a_halt_and_flips_nothing_alone() {
+        let a = aligned(
+            "Adobe ended support for Flash Player at the end of 2020.",
+            "Adobe stopped supporting Flash Player after December 31, 2020.",
+        );
+        assert!(a.claim_negated, "{}", a.describe());
+        assert!(!a.polarity_differs(), "{}", a.describe());
+        // Said without a denial on the other side, the end is no denial.
+        for (claim, sentence) in [
+            (
+                "Ford ended production of the Model T in 1927.",
+                "Production of the Model T ended in 1927.",
+            ),
+            (
+                "Production of the Model T ended in 1927.",
+                "Ford ceased production of the Model T in 1927.",
+            ),
+        ] {
+            let a = aligned(claim, sentence);
+            assert!(!a.polarity_differs(), "{claim}: {}", a.describe());
+        }
     }
 
     #[test]

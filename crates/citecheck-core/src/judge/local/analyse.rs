@@ -25,6 +25,10 @@ pub enum CueKind {
     Halt,
     /// "failed to qualify", "declined to renew": the act after "to" did not happen.
     Refusal,
+    /// "ended support", "ceased production": what the noun names no longer goes on. A text
+    /// may say that without any denial ("production ended in 1927"), so this reads as a denial
+    /// only beside one in the other text ("stopped supporting"), never as a flip by itself.
+    Ending,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -280,7 +284,8 @@ impl Analysis {
                 && !lexicon::NEGATIONS.contains(&word)
                 && !contrast
                 && !lexicon::DENIALS.contains(&word)
-                && implicative.is_none()
+                // An ending verb is the claim's act as much as a cue ("ended support").
+                && implicative.is_none_or(|(kind, _)| kind == CueKind::Ending)
                 && !word.chars().all(|c| c.is_ascii_digit());
             if is_content && !content.iter().any(|(f, _)| *f == normalised.form) {
                 content.push((normalised.form.clone(), i));
@@ -729,8 +734,13 @@ fn implicative_negation(word: &str, lower: &[String], i: usize) -> Option<(CueKi
         && !is_stopword(next)
         && !lexicon::NEGATIONS.contains(&next)
         && !lexicon::ING_NOUNS.contains(&next);
+    let noun = next.chars().all(char::is_alphabetic)
+        && !is_stopword(next)
+        && !lexicon::NEGATIONS.contains(&next);
     if lexicon::HALTING_VERBS.contains(&word) && gerund {
         Some((CueKind::Halt, i + 1))
+    } else if lexicon::ENDING_VERBS.contains(&word) && noun {
+        Some((CueKind::Ending, i + 1))
     } else if lexicon::MISTAKINGS
         .iter()
         .any(|&(verb, particle, needs_frequency)| {

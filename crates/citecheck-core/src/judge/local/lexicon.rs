@@ -44,6 +44,14 @@ pub const NEGATIONS: &[&str] = &[
 #[rustfmt::skip]
 pub const HALTING_VERBS: &[&str] = &["stop", "stopped", "cease", "ceased", "quit", "halt", "halted"];
 
+/// Verbs whose object no longer goes on: "ended support", "ceased production", "stopped
+/// production". Read as a denial only beside a denial in the other text (`CueKind::Ending`).
+#[rustfmt::skip]
+pub const ENDING_VERBS: &[&str] = &[
+    "ended", "ends", "ceased", "ceases", "stopped", "stops", "halted", "halts", "discontinued",
+    "discontinues",
+];
+
 /// Verbs that deny the act named by the "to" infinitive after them: "failed to qualify" entails
 /// "did not qualify", "refused to sign" that nothing was signed. "Declined to" falls to a value
 /// as often ("declined to 4%", "declined to its lowest level"): only a verb after "to" counts.

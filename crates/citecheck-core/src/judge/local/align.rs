@@ -1502,6 +1502,11 @@ mod tests {
                 "The firm moved its plant to Japan.",
                 "The firm moved its plant to a Japanese town.",
             ),
+            // A point of the compass and its adjective.
+            (
+                "The Roman Empire in the West ended in 476.",
+                "The Western Roman Empire ended in 476 under Odoacer.",
+            ),
         ] {
             let a = aligned(claim, sentence);
             assert_eq!(a.entity_conflict, None, "{claim}: {}", a.describe());

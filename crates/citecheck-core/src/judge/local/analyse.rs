@@ -101,8 +101,9 @@ pub struct Analysis {
 }
 
 /// What a place name gains to become its people's adjective ("Romania" -> "Romanian", "Japan"
-/// -> "Japanese", "Israel" -> "Israeli").
-const DEMONYM_ENDINGS: &[&str] = &["n", "an", "ian", "ese", "ish", "i"];
+/// -> "Japanese", "Israel" -> "Israeli"), or a point of the compass its adjective ("West" ->
+/// "Western").
+const DEMONYM_ENDINGS: &[&str] = &["n", "an", "ian", "ese", "ish", "i", "ern"];
 
 /// Words that may sit inside a name between capitalised words.
 const CONNECTORS: &[&str] = &[

@@ -1153,10 +1153,13 @@ fn negated(
                     })
                     .is_some_and(|f| other.vocabulary.contains(f))
         })
+        // A word of the scope counts when the other text has it or a word of its stem ("no
+        // expiry" against "do not expire").
         .filter(|cue| {
             cue.kind == CueKind::Denial
                 || text.forms[cue.scope.clone()].iter().flatten().any(|f| {
-                    other.vocabulary.contains(f)
+                    (other.vocabulary.contains(f)
+                        || other.vocabulary.iter().any(|w| shares_stem(f, w)))
                         && text.is_content(f)
                         && !affirmed_elsewhere(text, f)
                 })
@@ -1631,6 +1634,15 @@ mod tests {
             let a = aligned(claim, sentence);
             assert!(!a.polarity_differs(), "{claim}: {}", a.describe());
         }
+    }
+
+    #[test]
+    fn a_negation_reaches_the_other_text_s_word_of_the_same_stem() {
+        let sentence = "By default, sessions do not expire.";
+        let a = aligned("Sessions have no expiry by default.", sentence);
+        assert!(!a.polarity_differs(), "{}", a.describe());
+        let a = aligned("Sessions have an expiry by default.", sentence);
+        assert!(a.polarity_differs(), "{}", a.describe());
     }
 
     #[test]

@@ -317,7 +317,25 @@ pub fn align(
                 || claim.entities.iter().any(|e| e.span.contains(&i))
         })
     };
-    let other_model = conflicts.iter().any(|q| q.identifier && in_subject(q));
+    // A model's name that the sentence carries on with a word the claim does not have ("the
+    // iPhone 15 Pro" for "the iPhone 15", "Galaxy S24 Ultra" for "Galaxy S24") names another
+    // model of the line.
+    let model_name = |e: &Entity| {
+        claim
+            .quantities
+            .iter()
+            .any(|q| q.identifier && e.span.contains(&q.at))
+    };
+    let variant_named = claim.entities.iter().filter(|c| model_name(c)).any(|c| {
+        sentence.entities.iter().any(|s| {
+            s.forms.len() > c.forms.len()
+                && s.forms.starts_with(&c.forms)
+                && s.forms[c.forms.len()..]
+                    .iter()
+                    .all(|f| !claim.vocabulary.contains(f))
+        })
+    });
+    let other_model = variant_named || conflicts.iter().any(|q| q.identifier && in_subject(q));
     let dates = |y: &Quantity, v: &Quantity| {
         let (from, to) = (y.span.end.min(v.span.end), y.span.start.max(v.span.start));
         close(&y.span, &v.span)
@@ -1643,6 +1661,21 @@ mod tests {
         assert!(!a.polarity_differs(), "{}", a.describe());
         let a = aligned("Sessions have an expiry by default.", sentence);
         assert!(a.polarity_differs(), "{}", a.describe());
+    }
+
+    #[test]
+    fn a_model_name_carried_on_names_another_model() {
+        let claim = "The iPhone 15 starts at $799.";
+        let a = aligned(claim, "The iPhone 15 Pro starts at $999 for 128GB.");
+        assert!(!a.number_conflict(), "{}", a.describe());
+        let a = aligned(claim, "The iPhone 15 starts at $829 in the US.");
+        assert!(a.number_conflict(), "{}", a.describe());
+        // The claim's own longer name is no other model.
+        let a = aligned(
+            "The iPhone 15 Pro starts at $799.",
+            "The iPhone 15 Pro starts at $999 for 128GB.",
+        );
+        assert!(a.number_conflict(), "{}", a.describe());
     }
 
     #[test]

@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use super::clause::Clauses;
 use super::facts;
-use super::lex::{is_stopword, lex, normalise, LexKind, Lexeme};
+use super::lex::{is_stopword, lex, normalise, written_as_name, LexKind, Lexeme};
 use super::lexicon;
 use super::numbers::{quantities, Measure, Quantity};
 use super::vocabulary;
@@ -369,7 +369,7 @@ impl Analysis {
         let superlative = lower.iter().map(|w| is_superlative(w)).collect();
         let lowercase = lexemes
             .iter()
-            .map(|l| l.kind == LexKind::Word && l.text.starts_with(|c: char| c.is_lowercase()))
+            .map(|l| l.kind == LexKind::Word && !written_as_name(l.text))
             .collect();
         let continues_until = lower.iter().any(|w| matches!(w.as_str(), "until" | "till"));
         Analysis {
@@ -817,7 +817,7 @@ fn is_initial(lexemes: &[Lexeme<'_>], i: usize) -> bool {
 }
 
 fn is_capitalised(lexeme: &Lexeme<'_>) -> bool {
-    lexeme.kind == LexKind::Word && lexeme.text.starts_with(char::is_uppercase)
+    lexeme.kind == LexKind::Word && written_as_name(lexeme.text)
 }
 
 fn possessive(word: &str) -> bool {

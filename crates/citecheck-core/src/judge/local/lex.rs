@@ -385,6 +385,19 @@ fn undouble(w: &str) -> &str {
     }
 }
 
+/// Whether a word is written as a name: capitalised ("Apple"), or with a capital after a
+/// lower-case first letter, as brands write theirs ("iPhone", "eBay", "iOS").
+pub fn written_as_name(word: &str) -> bool {
+    let mut chars = word.chars();
+    match chars.next() {
+        Some(first) if first.is_uppercase() => true,
+        Some(first) if first.is_lowercase() => chars
+            .take_while(|c| c.is_alphabetic())
+            .any(char::is_uppercase),
+        _ => false,
+    }
+}
+
 pub fn is_stopword(form: &str) -> bool {
     lexicon::STOPWORDS.binary_search(&form).is_ok()
 }

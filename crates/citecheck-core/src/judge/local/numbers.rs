@@ -2,7 +2,7 @@
 //! unit ("100 degrees Celsius", "€300"), hedge ("about"), bound ("more than") and ranges ("25 to
 //! 30 million years"). [`super::compare`] decides whether two of them agree.
 
-use super::lex::{fold, fold_plural, is_stopword, LexKind, Lexeme};
+use super::lex::{fold, fold_plural, is_stopword, written_as_name, LexKind, Lexeme};
 use super::lexicon::{self, Bound, Dimension, Unit};
 
 /// What a number counts or measures.
@@ -331,7 +331,7 @@ fn after_name(lexemes: &[Lexeme<'_>], lower: &[String], i: usize) -> bool {
     // model numbers are not written with thousands separators.
     let possessive = word.ends_with("'s") || word.ends_with("\u{2019}s");
     prev.kind == LexKind::Word
-        && prev.text.starts_with(char::is_uppercase)
+        && written_as_name(prev.text)
         && !possessive
         && !lexemes[i].text.contains(',')
         && prev.start + prev.text.len() < lexemes[i].start

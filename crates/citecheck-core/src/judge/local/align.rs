@@ -335,7 +335,12 @@ pub fn align(
                     .all(|f| !claim.vocabulary.contains(f))
         })
     });
-    let other_model = variant_named || conflicts.iter().any(|q| q.identifier && in_subject(q));
+    // So does another size or spec in the subject's place ("the 13-inch MacBook Air" for "the
+    // 15-inch MacBook Air").
+    let other_model = variant_named
+        || conflicts
+            .iter()
+            .any(|q| (q.identifier || q.compound) && in_subject(q));
     let dates = |y: &Quantity, v: &Quantity| {
         let (from, to) = (y.span.end.min(v.span.end), y.span.start.max(v.span.start));
         close(&y.span, &v.span)
@@ -1669,6 +1674,12 @@ mod tests {
         let a = aligned(claim, "The iPhone 15 Pro starts at $999 for 128GB.");
         assert!(!a.number_conflict(), "{}", a.describe());
         let a = aligned(claim, "The iPhone 15 starts at $829 in the US.");
+        assert!(a.number_conflict(), "{}", a.describe());
+        // Another size in the subject's place is another model too.
+        let claim = "The 15-inch MacBook Air with M3 weighs 1.51 kg.";
+        let a = aligned(claim, "The 13-inch MacBook Air with M3 weighs 1.24 kg.");
+        assert!(!a.number_conflict(), "{}", a.describe());
+        let a = aligned(claim, "The 15-inch MacBook Air with M3 weighs 1.24 kg.");
         assert!(a.number_conflict(), "{}", a.describe());
         // The claim's own longer name is no other model.
         let a = aligned(

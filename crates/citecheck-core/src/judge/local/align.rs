@@ -5,7 +5,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::fmt::Write as _;
 use std::sync::OnceLock;
 
-use super::analyse::{is_acronym, Analysis, CueKind, Entity};
+use super::analyse::{is_acronym, is_title, Analysis, CueKind, Entity};
 use super::anchor::{anchored, close, number_fit, opens};
 use super::clause;
 use super::compare::{self, NumberFit};
@@ -509,6 +509,12 @@ pub fn align(
             // An address ("Mill Street", "Harbour Road") stands only in the place of another
             // address: "offices on Mill Street" is no rival of the firm that has them.
             .filter(|s| is_address(s) == is_address(c))
+            // A title alone ("the Queen", "the President") names whoever holds it: a name
+            // without a title can be that person ("Elizabeth II reigned ..."); a name with
+            // another title ("King Charles") is a rival.
+            .filter(|s| {
+                !(c.forms.iter().all(|f| is_title(f)) && !s.forms.iter().any(|f| is_title(f)))
+            })
             // A name before a common noun ("his 24th Grand Slam title", "the Champions League
             // final") says which one; a person or a place elsewhere in the sentence ("Daniil
             // Medvedev", "Wembley Stadium") is no other one. "Jezero crater" is. A people's
@@ -1687,6 +1693,15 @@ mod tests {
             "The iPhone 15 Pro starts at $999 for 128GB.",
         );
         assert!(a.number_conflict(), "{}", a.describe());
+    }
+
+    #[test]
+    fn a_title_alone_is_filled_by_a_name_but_not_by_another_title() {
+        let claim = "The Queen reigned for 70 years.";
+        let a = aligned(claim, "Elizabeth II reigned for 70 years.");
+        assert_eq!(a.entity_conflict, None, "{}", a.describe());
+        let a = aligned(claim, "King George III reigned for 70 years.");
+        assert!(a.entity_conflict.is_some(), "{}", a.describe());
     }
 
     #[test]

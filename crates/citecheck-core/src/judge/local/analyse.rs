@@ -588,6 +588,11 @@ fn compass_points() -> &'static HashSet<String> {
 }
 
 /// The normalised forms of [`lexicon::TITLES`].
+/// Whether the normalised `form` is a title ("queen", "president", "dr").
+pub(super) fn is_title(form: &str) -> bool {
+    titles().contains(form)
+}
+
 fn titles() -> &'static HashSet<String> {
     static TITLES: std::sync::OnceLock<HashSet<String>> = std::sync::OnceLock::new();
     TITLES.get_or_init(|| normalised_set(lexicon::TITLES))

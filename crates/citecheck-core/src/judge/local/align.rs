@@ -512,9 +512,7 @@ pub fn align(
             // A title alone ("the Queen", "the President") names whoever holds it: a name
             // without a title can be that person ("Elizabeth II reigned ..."); a name with
             // another title ("King Charles") is a rival.
-            .filter(|s| {
-                !(c.forms.iter().all(|f| is_title(f)) && !s.forms.iter().any(|f| is_title(f)))
-            })
+            .filter(|s| !c.forms.iter().all(|f| is_title(f)) || s.forms.iter().any(|f| is_title(f)))
             // A name before a common noun ("his 24th Grand Slam title", "the Champions League
             // final") says which one; a person or a place elsewhere in the sentence ("Daniil
             // Medvedev", "Wembley Stadium") is no other one. "Jezero crater" is. A people's

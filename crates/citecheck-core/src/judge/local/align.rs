@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::sync::OnceLock;
 
 use super::analyse::{is_acronym, is_title, Analysis, CueKind, Entity};
-use super::anchor::{anchored, close, number_fit, opens};
+use super::anchor::{anchored, anchored_by_words, close, number_fit, opens};
 use super::clause;
 use super::compare::{self, NumberFit};
 use super::lex::{forms_of, is_stopword};
@@ -528,6 +528,26 @@ pub fn align(
             // subject, so it cannot be the sentence saying the claim of someone else.
             .filter(|s| !sentence.aside.get(s.span.start).copied().unwrap_or(false))
             .find(|s| anchored(claim, c, sentence, s, &numbers));
+        // A name tied to the claim's place by a shared date or figure alone stands in it only
+        // when the sentence states what the claim says happened: "served as president of the
+        // United States from 2009" does not put the United States in the place of the Nobel
+        // Peace Prize the claim says was awarded in 2009.
+        let said_alike = || {
+            let in_a_name = |form: &str| {
+                claim.clauses.subject() == Some(form)
+                    || claim
+                        .entities
+                        .iter()
+                        .any(|e| e.forms.iter().any(|f| f == form))
+            };
+            share(
+                &plain,
+                weights,
+                |item| matches!(item, Item::Word(form) if !in_a_name(form)),
+            ) >= PREDICATE_FLOOR
+        };
+        let replaced =
+            replaced.filter(|s| anchored_by_words(claim, c, sentence, s) || said_alike());
         if let Some(s) = replaced {
             let without = rest(Some(c));
             if entity_conflict.is_none() || without > rest_coverage {
@@ -1699,6 +1719,21 @@ mod tests {
         let a = aligned(claim, "Elizabeth II reigned for 70 years.");
         assert_eq!(a.entity_conflict, None, "{}", a.describe());
         let a = aligned(claim, "King George III reigned for 70 years.");
+        assert!(a.entity_conflict.is_some(), "{}", a.describe());
+    }
+
+    #[test]
+    fn a_name_tied_by_a_date_alone_needs_the_claim_s_act() {
+        let claim = "Obama was awarded the Nobel Peace Prize in 2009.";
+        let a = aligned(
+            claim,
+            "Obama served as the 44th president of the United States from 2009 to 2017.",
+        );
+        assert_eq!(a.entity_conflict, None, "{}", a.describe());
+        let a = aligned(
+            claim,
+            "In 2009 Obama was awarded the Congressional Gold Medal.",
+        );
         assert!(a.entity_conflict.is_some(), "{}", a.describe());
     }
 

@@ -422,15 +422,7 @@ pub fn anchored(
     s: &Entity,
     numbers: &[NumberFit],
 ) -> bool {
-    let word_anchor = neighbours(claim, c.span.clone(), &c.forms, false)
-        .into_iter()
-        .any(|(form, side)| {
-            sentence
-                .forms
-                .iter()
-                .enumerate()
-                .any(|(i, f)| f.as_ref() == Some(&form) && fits(i, &s.span, side))
-        });
+    let word_anchor = anchored_by_words(claim, c, sentence, s);
     let number_anchor = claim
         .quantities
         .iter()
@@ -457,6 +449,19 @@ pub fn anchored(
         return false;
     }
     word_anchor || number_anchor
+}
+
+/// Whether a claim word next to `c` sits next to `s` in the sentence too.
+pub fn anchored_by_words(claim: &Analysis, c: &Entity, sentence: &Analysis, s: &Entity) -> bool {
+    neighbours(claim, c.span.clone(), &c.forms, false)
+        .into_iter()
+        .any(|(form, side)| {
+            sentence
+                .forms
+                .iter()
+                .enumerate()
+                .any(|(i, f)| f.as_ref() == Some(&form) && fits(i, &s.span, side))
+        })
 }
 
 /// Whether `entity` opens `text`, the definite article aside: the sentence's subject.

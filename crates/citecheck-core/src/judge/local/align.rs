@@ -801,9 +801,17 @@ const RELATIVE_TIME: &[&str] = &["after", "later", "before", "earlier"];
 fn years_apart(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
     static RELATIVE: OnceLock<Vec<String>> = OnceLock::new();
     let relative = RELATIVE.get_or_init(|| forms_of(RELATIVE_TIME));
-    let dated = claim
-        .form(q.span.end)
-        .is_some_and(|f| relative.iter().any(|r| r == f));
+    // "... in 1971, but the stern was not found for another 23 years": a span after "another"
+    // or "a further" runs on from the time before it, as one before "after" or "later" does.
+    let continued = q
+        .span
+        .start
+        .checked_sub(1)
+        .is_some_and(|p| matches!(claim.form(p), Some("another" | "further")));
+    let dated = continued
+        || claim
+            .form(q.span.end)
+            .is_some_and(|f| relative.iter().any(|r| r == f));
     let Some((span, slack)) = year_span(q).filter(|_| dated) else {
         return false;
     };
@@ -1870,6 +1878,17 @@ mod tests {
             page,
         );
         assert_ne!(a.numbers[1], NumberFit::Match, "{}", a.describe());
+        // A span after "another" runs on from the claim's year.
+        let a = aligned(
+            "Divers found the bow in 1971, but the stern was not found for another 23 years.",
+            "The bow was found by divers in 1971; the stern was not located until 1994.",
+        );
+        assert_eq!(
+            a.numbers,
+            [NumberFit::Match, NumberFit::Match],
+            "{}",
+            a.describe()
+        );
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Two quantities against each other (pure): the same value within the written precision (and
 //! a hedge's slack), a different value of the same kind (a conflict), or nothing to compare.
 
-use super::lexicon::{Bound, Dimension};
+use super::lexicon::{Bound, Dimension, Unit};
 use super::numbers::{is_percent, percent, Measure, Quantity};
 
 /// How a claim's number fares against a passage's numbers.
@@ -26,6 +26,43 @@ pub fn same(claim: &Quantity, page: &Quantity) -> bool {
     same_as_read(claim, page)
         || thousands_read(page).is_some_and(|page| same_as_read(claim, &page))
         || thousands_read(claim).is_some_and(|claim| same_as_read(&claim, page))
+        || clock_read(page)
+            .iter()
+            .any(|page| same_as_read(claim, page))
+        || clock_read(claim)
+            .iter()
+            .any(|claim| same_as_read(claim, page))
+}
+
+/// A clock reading ("9:47", "2:00:35") read as a span of time, in seconds: hours, minutes
+/// and seconds for three parts; minutes and seconds, or hours and minutes, for two ("closes
+/// the album at 9:47" is the "almost ten minutes" a claim gives). Only ever a match: a clock
+/// is still no rival of a span of time, as it may be the time of day.
+fn clock_read(q: &Quantity) -> Vec<Quantity> {
+    let Measure::Clock(text) = &q.measure else {
+        return Vec::new();
+    };
+    let parts: Option<Vec<f64>> = text.split(':').map(|p| p.parse().ok()).collect();
+    let seconds: Vec<f64> = match parts.as_deref() {
+        Some([h, m, s]) => vec![h * 3600.0 + m * 60.0 + s],
+        Some([a, b]) => vec![a * 60.0 + b, a * 3600.0 + b * 60.0],
+        _ => Vec::new(),
+    };
+    let second = Unit {
+        name: "s",
+        dimension: Dimension::Time,
+        factor: 1.0,
+    };
+    seconds
+        .into_iter()
+        .map(|value| Quantity {
+            value,
+            tolerance: 0.5,
+            measure: Measure::Unit(second),
+            text: String::new(),
+            ..q.clone()
+        })
+        .collect()
 }
 
 /// The quantity read with its dots as thousands separators, as much of Europe writes them
@@ -215,6 +252,8 @@ mod tests {
             ("6.5 %", "6,5 %"),
             ("3,200 euros", "3.200 euros"),
             ("€2,900", "€2.900"),
+            ("almost ten minutes", "9:47"),
+            ("just over two hours", "2:00:35"),
             ("3.2 litres", "3.200 litres"),
         ];
         for (claim, page) in table {

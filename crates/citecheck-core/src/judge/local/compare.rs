@@ -21,6 +21,9 @@ pub enum NumberFit {
 /// Extra relative tolerance when either side hedges ("about 7 million").
 pub const HEDGE_TOLERANCE: f64 = 0.05;
 
+/// The most a hedged round number may be from what it rounds ("roughly 1,000 feet" for 1,083).
+pub const ROUNDING_CAP: f64 = 0.1;
+
 /// Whether `page` states the same quantity as `claim`.
 pub fn same(claim: &Quantity, page: &Quantity) -> bool {
     same_as_read(claim, page)
@@ -97,6 +100,37 @@ fn thousands_read(q: &Quantity) -> Option<Quantity> {
     })
 }
 
+/// How far a hedged value ("about 7 million", "roughly 1,000 feet", "about $91.2 billion") may
+/// be from what it approximates: anything that rounds to it at the precision it is written to
+/// (its last significant digit: "1,000" to the thousand) within [`ROUNDING_CAP`] of it, or
+/// [`HEDGE_TOLERANCE`] of it but no more than two units of that digit: a value written to a
+/// tenth of a billion is not about a figure 1.7 billion away, and "about 10 million" is not
+/// 8.9 million.
+fn hedge_allowance(q: &Quantity) -> f64 {
+    let digits: &str = q
+        .text
+        .trim_start_matches(|c: char| !c.is_ascii_digit())
+        .split(|c: char| !c.is_ascii_digit() && c != ',' && c != '.')
+        .next()
+        .unwrap_or("");
+    let whole = !digits.contains('.') && digits.chars().any(|c| c != '0' && c != ',');
+    let zeros = if whole {
+        digits
+            .chars()
+            .rev()
+            .filter(|&c| c != ',')
+            .take_while(|&c| c == '0')
+            .count()
+    } else {
+        0
+    };
+    let unit = 2.0 * q.tolerance * 10f64.powi(zeros as i32);
+    let value = q.value.abs();
+    // The half unit of the last written digit is in the quantity's own tolerance already.
+    let rounding = (unit / 2.0).min(ROUNDING_CAP * value) - q.tolerance;
+    rounding.max((HEDGE_TOLERANCE * value).min(2.0 * unit))
+}
+
 fn same_as_read(claim: &Quantity, page: &Quantity) -> bool {
     // A share against a part of a whole: "more than a third of the jobs" against "420 of
     // the 1,150 jobs".
@@ -111,11 +145,11 @@ fn same_as_read(claim: &Quantity, page: &Quantity) -> bool {
     if let (Measure::Clock(a), Measure::Clock(b)) = (&claim.measure, &page.measure) {
         return a == b;
     }
-    let hedge = if claim.hedged || page.hedged {
-        HEDGE_TOLERANCE * claim.value.abs().max(page.value.abs())
-    } else {
-        0.0
-    };
+    let hedge = [claim, page]
+        .into_iter()
+        .filter(|q| q.hedged)
+        .map(hedge_allowance)
+        .fold(0.0, f64::max);
     let tolerance = claim.tolerance.max(page.tolerance) + hedge;
     match claim.bound {
         Some(Bound::AtLeast) if page.bound != Some(Bound::AtMost) => {
@@ -136,6 +170,8 @@ fn as_share(q: &Quantity) -> Option<Quantity> {
         tolerance: 0.5,
         measure: Measure::Unit(percent()),
         share: None,
+        // Worked out, not written: no digits of its own to take a precision from.
+        text: String::new(),
         ..q.clone()
     })
 }
@@ -253,6 +289,8 @@ mod tests {
             ("3,200 euros", "3.200 euros"),
             ("€2,900", "€2.900"),
             ("almost ten minutes", "9:47"),
+            ("roughly 1,000 feet", "1,083 ft"),
+            ("nearly 62%", "61.7%"),
             ("just over two hours", "2:00:35"),
             ("3.2 litres", "3.200 litres"),
         ];
@@ -291,6 +329,10 @@ mod tests {
             ("in the 1940s", "in 1950"),
             ("3,300 euros", "3.200 euros"),
             ("4,000 versions", "4.0 versions"),
+            // A hedge is as loose as the precision the value is written to.
+            ("about $91.2 billion", "$89.5 billion"),
+            ("about 10 million visitors", "8.9 million visitors"),
+            ("roughly 1,000 feet", "1,130 ft"),
             ("1,500 visitors", "1,5 million visitors"),
             ("27 times", "72 times"),
             ("2:00:35", "2:01:09"),

@@ -214,9 +214,15 @@ pub fn number_fit(
     // against "it was not until 1942 that ..."), however far the claim's other words are.
     let marker = time_marker(claim, q.span.start);
     let marked = |p: &Quantity| marker.is_some() && time_marker(sentence, p.span.start) == marker;
+    // A value a change started from ("was 2.9% in October, down from 4.3% in September") is
+    // the earlier value: it states a claim's value only if the claim too gives it as where a
+    // change started ("slowed to 3% from 8.4%").
+    let claim_earlier = earlier_value(claim, q);
+    let current = |p: &&Quantity| claim_earlier || !earlier_value(sentence, p);
     if own
         .iter()
         .filter(same)
+        .filter(current)
         .any(|p| anchored(p) || near_claim_word(p) || dated(p) || paired(p) || marked(p))
     {
         NumberFit::Match
@@ -242,6 +248,25 @@ pub fn number_fit(
             fit => fit,
         }
     }
+}
+
+/// Whether `q` is the value a change started from: "from" before it (an article or a hedge
+/// between), a word of change shortly before that ("down from 4.3%", "up 9% from 168.6
+/// million", "fell to 3% from 8.4%"); not "loans from 23 lenders".
+fn earlier_value(text: &Analysis, q: &Quantity) -> bool {
+    const CHANGES: &[&str] = &[
+        "up", "down", "rose", "fell", "risen", "fallen", "increase", "decrease", "compar",
+    ];
+    let Some(from) = (q.span.start.saturating_sub(3)..q.span.start)
+        .rev()
+        .find(|&i| text.form(i) == Some("from"))
+    else {
+        return false;
+    };
+    (from.saturating_sub(4)..from).any(|i| {
+        text.form(i)
+            .is_some_and(|f| CHANGES.iter().any(|c| f.starts_with(c)))
+    })
 }
 
 /// The preposition right before the number at lexeme `start` (an article between) when it
@@ -489,6 +514,34 @@ mod tests {
             .find(|q| q.value == value)
             .expect("the test's claim has that number");
         number_fit(&claim, q, &sentence, bound)
+    }
+
+    #[test]
+    fn the_value_a_change_started_from_is_the_earlier_value() {
+        let sentence = "Euro area annual inflation was 2.9% in October 2023, down from 4.3% in \
+                        September.";
+        assert_eq!(
+            fit_of(
+                "Euro area inflation stood at 4.3% in October 2023.",
+                4.3,
+                sentence
+            ),
+            NumberFit::Conflict
+        );
+        // A claim that gives it as where the change started states it.
+        assert_eq!(
+            fit_of("Euro area inflation fell to 2.9% from 4.3%.", 4.3, sentence),
+            NumberFit::Match
+        );
+        // "Loans from 23 lenders" is no change.
+        assert_eq!(
+            fit_of(
+                "Forty-nine of the works are loans from 23 lenders.",
+                23.0,
+                "Of the 126 works, 49 are loans from 23 lenders."
+            ),
+            NumberFit::Match
+        );
     }
 
     #[test]

@@ -494,6 +494,9 @@ mod tests {
             ("copies", "copy"),
             ("world's", "world"),
             ("frozen", "freezes"),
+            ("stolen", "stole"),
+            ("withdrawn", "withdrawing"),
+            ("heard", "hears"),
             // Synonym groups of common usage.
             ("movie", "films"),
             ("physicians", "doctor"),

@@ -472,6 +472,7 @@ pub const OPPOSITES: &[(&[&str], &[&str])] = &[
     (&["join"], &["leave"]),
     (&["support"], &["oppose"]),
     (&["confirm"], &["deny"]),
+    (&["survive"], &["die"]),
 ];
 
 /// Comparatives of "more" and of "less": "A holds more water than B" and "B holds less water

@@ -163,6 +163,11 @@ mod tests {
                 "Pre-tax profit fell to £31.5 million.",
             ),
             ("The council raised 40 jobs.", "The council cut 40 jobs."),
+            // Living through an event against dying in it.
+            (
+                "All five passengers survived the crash.",
+                "All five passengers died in the crash.",
+            ),
             // The claim's word elsewhere, about something else.
             (
                 "The Calder flows south into the sound.",

@@ -217,6 +217,19 @@ pub fn number_fit(
     // A value a change started from ("was 2.9% in October, down from 4.3% in September") is
     // the earlier value: it states a claim's value only if the claim too gives it as where a
     // change started ("slowed to 3% from 8.4%").
+    // A year beside another value of the kind of the claim's dated figure ("1,870 pairs in
+    // 2019" against "2,040 pairs by 2024") dates that other value: a point earlier or later in
+    // a series, not another date for the claim's figure.
+    let dates_other_value = |p: &Quantity| {
+        q.measure == Measure::Year
+            && sentence.quantities.iter().any(|r| {
+                r.span != p.span
+                    && r.measure != Measure::Year
+                    && close(&r.span, &p.span)
+                    && partners.iter().any(|c| compare::same_slot(c, r, true))
+                    && !partners.iter().any(|c| compare::same(c, r))
+            })
+    };
     let claim_earlier = earlier_value(claim, q);
     let current = |p: &&Quantity| claim_earlier || !earlier_value(sentence, p);
     if own
@@ -226,7 +239,7 @@ pub fn number_fit(
         .any(|p| anchored(p) || near_claim_word(p) || dated(p) || paired(p) || marked(p))
     {
         NumberFit::Match
-    } else if own.iter().any(|p| rival(&p)) {
+    } else if own.iter().any(|p| rival(&p) && !dates_other_value(p)) {
         NumberFit::Conflict
     } else {
         // The loose fit, too, leaves out the numbers the claim's other numbers account for
@@ -292,11 +305,18 @@ const GOVERNOR_GAP: usize = 2;
 /// The content word right before the number that starts at lexeme `start`, across function
 /// words and the lexemes of other quantities ("born 3 May 1870": "born" for 1870), but not
 /// across punctuation or a conjunction: in "£6.4 million from the council and £3.2 million
-/// from a levy" the council's word does not govern the levy's sum.
+/// from a levy" the council's word does not govern the levy's sum. The noun a number counts
+/// is part of that number ("2,040 pairs by 2024": "recovered", not "pairs", governs the year).
 fn governing_word(a: &Analysis, start: usize) -> Option<&str> {
     let mut gap = 0;
     for i in (0..start.min(a.forms.len())).rev() {
-        if a.quantities.iter().any(|q| q.span.contains(&i)) {
+        let counted = |q: &Quantity| {
+            q.span.end == i && matches!(&q.measure, Measure::Noun(n) if a.form(i) == Some(n))
+        };
+        if a.quantities
+            .iter()
+            .any(|q| q.span.contains(&i) || counted(q))
+        {
             continue;
         }
         match a.forms[i].as_deref() {
@@ -600,6 +620,36 @@ mod tests {
         let sentence = "Marie Curie (1867-1934) died in 1934 at Passy.";
         assert_eq!(
             fit_of("Marie Curie died in 1867.", 1867.0, sentence),
+            NumberFit::Conflict
+        );
+    }
+
+    #[test]
+    fn a_counted_noun_governs_no_year_after_it() {
+        let claim = Analysis::new("Numbers recovered to 2,040 pairs by 2024.");
+        let year = claim
+            .quantities
+            .iter()
+            .find(|q| q.measure == Measure::Year)
+            .map(|q| q.span.start);
+        let verb = claim.forms[1].as_deref();
+        assert!(verb.is_some());
+        assert_eq!(year.and_then(|y| governing_word(&claim, y)), verb);
+    }
+
+    #[test]
+    fn a_year_dating_another_value_of_a_series_is_no_rival() {
+        let claim = "Numbers recovered to around 2,040 pairs by 2024.";
+        let sentence = "Since then numbers have risen, to 1,870 pairs in 2019 and about 2,040 in \
+                        the partial count of 2024.";
+        assert_ne!(fit_of(claim, 2024.0, sentence), NumberFit::Conflict);
+        // The claim's own figure dated by another year still conflicts.
+        assert_eq!(
+            fit_of(
+                "The colony held 2,040 pairs in 2019.",
+                2019.0,
+                "The colony held 2,040 pairs in 2024."
+            ),
             NumberFit::Conflict
         );
     }

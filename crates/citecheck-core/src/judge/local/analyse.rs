@@ -8,6 +8,7 @@ use super::clause::Clauses;
 use super::facts;
 use super::lex::{is_stopword, lex, normalise, written_as_name, LexKind, Lexeme};
 use super::lexicon;
+use super::lexicon::Dimension;
 use super::numbers::{quantities, Measure, Quantity};
 use super::vocabulary;
 
@@ -228,9 +229,17 @@ impl Analysis {
                 .any(|&(a, b)| word == a && next == Some(b));
             let previous = i.checked_sub(1).map(|p| lower[p].as_str());
             let implicative = implicative_negation(word, &lower, i);
+            // "more than a century" is a bound on a span of time, as "more than 100 years"
+            // is, and compares with nothing else.
+            let bounded_value = quantities.iter().any(|q| {
+                q.at == i + 1
+                    && q.bound.is_some()
+                    && matches!(&q.measure, Measure::Unit(u) if u.dimension == Dimension::Time)
+            });
             other_arm |= lexicon::COMPARISONS.contains(&word)
                 || (word == "than"
                     && !matches!(previous, Some("rather"))
+                    && !bounded_value
                     && lexemes.get(i + 1).is_some_and(|n| n.kind == LexKind::Word));
             if word == "than" {
                 if let Some(q) = quantities.iter().find(|q| q.at == i + 1) {
@@ -1207,6 +1216,13 @@ mod tests {
         );
         // Without the comma the comparison runs on, as before.
         assert!(negated_words("The new one works unlike the old one, which did not.").is_empty());
+    }
+
+    #[test]
+    fn a_bound_on_a_span_of_time_is_no_compared_arm() {
+        let a = Analysis::new("It was first written down more than a century after the battle.");
+        let century = a.quantities.iter().find(|q| q.text.contains("century"));
+        assert!(century.is_some_and(|q| !a.aside[q.span.start]));
     }
 
     #[test]

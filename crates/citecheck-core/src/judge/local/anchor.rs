@@ -127,7 +127,7 @@ pub fn number_fit(
         let rival_here = own
             .iter()
             .filter(in_bound)
-            .any(|p| other_value(&p) && near_claim_word(p));
+            .any(|p| other_value(&p) && compare::same_slot(q, p, false) && near_claim_word(p));
         if here.is_empty() && !elsewhere.is_empty() && elsewhere_about_else && rival_here {
             return NumberFit::Conflict;
         }
@@ -652,6 +652,20 @@ mod tests {
             ),
             NumberFit::Conflict
         );
+    }
+
+    #[test]
+    fn a_span_of_time_is_no_rival_of_a_bare_count() {
+        // The claim's count sits in the pair's second sentence; the first, the clause the claim
+        // is about, has only a span of time, which no bare count can be.
+        let claim = "Westerby Town Council has approved 420 homes at Copse Farm, with \
+                     councillors voting nine to six in favour.";
+        let sentence = "Westerby Town Council has approved plans for 420 homes on farmland at \
+                        Copse Farm, on the northern edge of the town, ending a dispute over the \
+                        site that has run for more than three years. Councillors voted by nine \
+                        votes to six, with one abstention, at a meeting in the Corn Exchange on \
+                        Tuesday evening that lasted more than four hours.";
+        assert_ne!(fit_of(claim, 9.0, sentence), NumberFit::Conflict);
     }
 
     #[test]

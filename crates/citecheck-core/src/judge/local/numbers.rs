@@ -614,7 +614,8 @@ fn number_words(lexemes: &[Lexeme<'_>], lower: &[String], i: usize) -> Option<(f
     // "£80 a year", a rate).
     let spans = i
         .checked_sub(1)
-        .is_some_and(|p| SPAN_OPENERS.contains(&lower[p].as_str()));
+        .is_some_and(|p| SPAN_OPENERS.contains(&lower[p].as_str()))
+        && !compares_a_time(lexemes, lower, i);
     if matches!(first, "a" | "an")
         && spans
         && unit_at(lower, i + 1).is_some_and(|(u, _)| u.dimension == Dimension::Time)
@@ -668,8 +669,23 @@ pub fn is_percent(measure: &Measure) -> bool {
     matches!(measure, Measure::Unit(u) if u.dimension == Dimension::Percent)
 }
 
-/// Words before "a" or "an" and a unit of time that make it one such unit: "within a decade".
-const SPAN_OPENERS: &[&str] = &["within", "inside", "for", "over", "after", "under"];
+/// Whether "than" before the "a" at `i` compares a figure with a time ("8% more than a year
+/// earlier", "£19 million more than a year before"): a figure stands before "more" or "less".
+fn compares_a_time(lexemes: &[Lexeme<'_>], lower: &[String], i: usize) -> bool {
+    let Some(figure) = i.checked_sub(3) else {
+        return false;
+    };
+    lower[i - 1] == "than"
+        && (lexemes[figure].kind == LexKind::Number
+            || lexicon::SCALES
+                .iter()
+                .any(|(name, _)| *name == lower[figure])
+            || matches!(lower[figure].as_str(), "%" | "cent" | "percent" | "points"))
+}
+
+/// Words before "a" or "an" and a unit of time that make it one such unit: "within a decade",
+/// "more than a century", "nearly a year".
+const SPAN_OPENERS: &[&str] = &["within", "inside", "for", "over", "after", "under", "than"];
 
 /// A unit spelled at `i`, and the index after it.
 fn unit_at(lower: &[String], i: usize) -> Option<(Unit, usize)> {
@@ -702,6 +718,23 @@ mod tests {
     use super::super::compare::{same, same_slot};
     use super::super::lex::lex;
     use super::*;
+
+    #[test]
+    fn a_bound_on_one_unit_of_time_is_a_span() {
+        assert!(same(
+            &first("more than a century after the battle"),
+            &first("well over a hundred years after the battle")
+        ));
+        assert_eq!(first("less than an hour").bound, Some(Bound::AtMost));
+        // A figure compared with a time ago is no span: "more than" there binds the figure.
+        for text in [
+            "Sales were 8% more than a year earlier.",
+            "Revenue was £19 million more than a year before.",
+        ] {
+            let time = |q: &Quantity| matches!(&q.measure, Measure::Unit(u) if u.dimension == Dimension::Time);
+            assert!(!quantities(&lex(text)).iter().any(time), "{text}");
+        }
+    }
 
     fn first(text: &str) -> Quantity {
         quantities(&lex(text))

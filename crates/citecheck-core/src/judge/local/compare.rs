@@ -201,6 +201,10 @@ pub fn comparable(a: &Measure, b: &Measure, loose: bool) -> bool {
         (Noun(x), Noun(y)) => loose || x == y,
         (Noun(_), Bare) | (Bare, Noun(_)) => true,
         (Unit(_), Bare) | (Bare, Unit(_)) => loose,
+        // "a bonus of 0.85 points" on a rate is 0.85 percentage points.
+        (Noun(n), Unit(u)) | (Unit(u), Noun(n)) if u.dimension == Dimension::Points => {
+            loose && n == "point"
+        }
         // "Reyn, 24, won ..." states the age a claim gives in years.
         (Age, Bare) | (Bare, Age) => loose,
         _ => false,

@@ -217,6 +217,9 @@ pub enum Dimension {
     Temperature,
     Speed,
     Percent,
+    /// Percentage points, the difference of two percentages ("25 basis points", "half a
+    /// percentage point").
+    Points,
     Currency,
     Angle,
 }
@@ -272,6 +275,8 @@ pub const UNITS: &[(&[&str], Unit)] = {
         (&["per", "cent"], unit("%", Percent, 1.0)),
         (&["percent"], unit("%", Percent, 1.0)),
         (&["%"], unit("%", Percent, 1.0)),
+        (&["percentage", "point"], unit("pp", Points, 1.0)),
+        (&["basis", "point"], unit("pp", Points, 0.01)),
         (&["km", "/", "h"], unit("km/h", Speed, 1.0)),
         (&["kph"], unit("km/h", Speed, 1.0)),
         (&["mph"], unit("mph", Speed, 1.609_344)),

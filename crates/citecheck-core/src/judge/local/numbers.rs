@@ -57,6 +57,10 @@ pub struct Quantity {
     pub share: Option<f64>,
 }
 
+/// How far a part of one unit ("a third of a mile") may be from the exact fraction: a writer
+/// rounds it ("0.33 miles") or reads it off a rounder figure.
+const FRACTION_ROUNDING: f64 = 0.05;
+
 /// Finds the quantities in `lexemes`, in order.
 pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
     let lower: Vec<String> = lexemes.iter().map(|l| l.text.to_lowercase()).collect();
@@ -64,12 +68,32 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
     let mut i = 0;
     while i < lexemes.len() {
         if let Some((share, next)) = fraction_at(lexemes, &lower, i) {
+            // "a quarter of a percentage point", "half a mile": a part of one unit.
+            let of_a_unit = {
+                let a = if lower.get(next).is_some_and(|w| w == "of") {
+                    next + 1
+                } else {
+                    next
+                };
+                lower
+                    .get(a)
+                    .filter(|w| matches!(w.as_str(), "a" | "an"))
+                    .and_then(|_| unit_at(&lower, a + 1))
+                    .filter(|(u, _)| u.dimension != Dimension::Percent)
+            };
+            let (value, tolerance, measure, next) = match of_a_unit {
+                Some((unit, end)) => {
+                    let value = share / 100.0 * unit.factor;
+                    (value, value * FRACTION_ROUNDING, Measure::Unit(unit), end)
+                }
+                // "a fifth" is 20 %, give or take the rounding a writer would do.
+                None => (share, 1.0, Measure::Unit(percent()), next),
+            };
             out.push((
                 Quantity {
-                    value: share,
-                    // "a fifth" is 20 %, give or take the rounding a writer would do.
-                    tolerance: 1.0,
-                    measure: Measure::Unit(percent()),
+                    value,
+                    tolerance,
+                    measure,
                     bound: bound_at(&lower, i),
                     hedged: hedged_at(&lower, i),
                     at: i,
@@ -718,6 +742,43 @@ mod tests {
     use super::super::compare::{same, same_slot};
     use super::super::lex::lex;
     use super::*;
+
+    #[test]
+    fn basis_and_percentage_points_are_one_measure() {
+        assert!(same(
+            &first("raised rates by 50 basis points"),
+            &first("raised rates by 0.5 percentage points")
+        ));
+        assert!(!same(
+            &first("cut rates by 25 basis points"),
+            &first("cut rates by 0.5 percentage points")
+        ));
+        // "points" alone after a rate's figure may meet percentage points, never conflict.
+        let points = first("a bonus of 0.85 points");
+        let percentage_points = first("a bonus of 0.85 percentage points");
+        assert!(same(&points, &percentage_points));
+        assert!(!same_slot(
+            &first("a bonus of 0.5 points"),
+            &percentage_points,
+            false
+        ));
+    }
+
+    #[test]
+    fn a_part_of_one_unit_is_that_much_of_the_unit() {
+        assert!(same(
+            &first("lowered its rate by a quarter of a percentage point"),
+            &first("lowered its rate by 25 basis points")
+        ));
+        assert!(same(
+            &first("raised rates by half a percentage point"),
+            &first("raised rates by 50 basis points")
+        ));
+        assert!(same(&first("a third of a mile"), &first("0.33 miles")));
+        assert!(!same(&first("a third of a mile"), &first("0.5 miles")));
+        // A share of a whole stays a percentage.
+        assert_eq!(first("a third of the jobs").value, 100.0 / 3.0);
+    }
 
     #[test]
     fn a_bound_on_one_unit_of_time_is_a_span() {

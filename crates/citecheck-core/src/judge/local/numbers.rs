@@ -472,10 +472,23 @@ fn fraction_at(lexemes: &[Lexeme<'_>], lower: &[String], i: usize) -> Option<(f6
             .find(|(name, _)| *name == w || format!("{name}s") == w)
             .map(|&(_, d)| d)
     };
-    // "the first half of the year" is a period, not 50 % of it.
-    let period = i
-        .checked_sub(1)
-        .is_some_and(|p| matches!(lower[p].as_str(), "first" | "second" | "latter" | "other"));
+    // "the first half of the year" is a period, not 50 % of it; "his half of the business"
+    // is what someone owns, however a page words it ("his half share").
+    let period = i.checked_sub(1).is_some_and(|p| {
+        matches!(
+            lower[p].as_str(),
+            "first"
+                | "second"
+                | "latter"
+                | "other"
+                | "his"
+                | "her"
+                | "their"
+                | "its"
+                | "my"
+                | "our"
+        )
+    });
     if lower[i] == "half" && lower.get(i + 1).is_some_and(|w| w == "of") && !period {
         return Some((50.0, i + 1));
     }
@@ -1048,6 +1061,8 @@ mod tests {
         }
         // The first half of a year is a period, not a share.
         assert!(quantities(&lex("in the first half of the year")).is_empty());
+        // Nor is someone's half of a thing: it is what they own, however a page words it.
+        assert!(quantities(&lex("selling his half of the business")).is_empty());
     }
 
     #[test]

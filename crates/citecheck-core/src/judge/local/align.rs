@@ -527,7 +527,14 @@ pub fn align(
             // A name in the other arm of a comparison is what the sentence sets against its
             // subject, so it cannot be the sentence saying the claim of someone else.
             .filter(|s| !sentence.aside.get(s.span.start).copied().unwrap_or(false))
-            .find(|s| anchored(claim, c, sentence, s, &numbers));
+            // Two names that each open their text are in one role, the subject's, however
+            // long an apposition after the sentence's ("Rosalind Petherick, a retired teacher
+            // who chairs the campaign, told the meeting" against "Priya Castellane told the
+            // meeting"); below, such a rival still needs the sentence to say what the claim
+            // says.
+            .find(|s| {
+                anchored(claim, c, sentence, s, &numbers) || (opens(claim, c) && opens(sentence, s))
+            });
         // A name tied to the claim's place by a shared date or figure alone stands in it only
         // when the sentence states what the claim says happened: "served as president of the
         // United States from 2009" does not put the United States in the place of the Nobel
@@ -1257,6 +1264,24 @@ mod tests {
             "Albert Einstein was born in Ulm, in the Kingdom of Württemberg, on 14 March 1879.",
         );
         assert!(a.entity_conflict.is_some(), "{}", a.describe());
+    }
+
+    #[test]
+    fn two_names_opening_their_texts_are_rivals_across_an_apposition() {
+        let claim = "Priya Castellane, who chairs the Save Copse Farm campaign, told the meeting \
+                     that the new flood modelling had been paid for by the developer.";
+        let sentence = "Rosalind Petherick, a retired geography teacher who chairs the campaign, \
+                        told the meeting that the new flood modelling had been paid for by the \
+                        developer.";
+        let a = aligned(claim, sentence);
+        assert!(a.entity_conflict.is_some(), "{}", a.describe());
+        // The subject's place alone is not enough: the sentence must say what the claim says.
+        let a = aligned(
+            "Priya Castellane, who chairs the campaign, told the meeting that the modelling \
+             had been paid for by the developer.",
+            "Rosalind Petherick, a retired teacher, has lived in Westerby since 1990.",
+        );
+        assert_eq!(a.entity_conflict, None, "{}", a.describe());
     }
 
     #[test]

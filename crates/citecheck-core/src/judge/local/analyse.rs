@@ -367,7 +367,11 @@ impl Analysis {
             .filter(|_| !entities.iter().any(|e| e.span.contains(&0)))
             .and_then(|l| {
                 let form = forms.first().cloned().flatten()?;
-                (!is_stopword(&lower[0])).then(|| Entity {
+                // A conjunction that opens a comparison or a clause ("Whereas the novel
+                // ...") is no name, whatever the dictionary lacks.
+                let conjunction = lexicon::COMPARISONS.contains(&lower[0].as_str())
+                    || lexicon::CLAUSE_BREAKS.contains(&lower[0].as_str());
+                (!is_stopword(&lower[0]) && !conjunction).then(|| Entity {
                     forms: vec![form],
                     span: 0..1,
                     text: l.text.to_string(),
@@ -1216,6 +1220,25 @@ mod tests {
         );
         // Without the comma the comparison runs on, as before.
         assert!(negated_words("The new one works unlike the old one, which did not.").is_empty());
+    }
+
+    #[test]
+    fn a_conjunction_opening_the_text_is_no_name() {
+        let mut a = Analysis::new("Whereas the novel is narrated by Will, the film is not.");
+        a.name_opener(|_| false, |_| false);
+        assert!(
+            a.entities.iter().all(|e| e.text != "Whereas"),
+            "{:?}",
+            a.entities
+        );
+        // A coined word opening the text still is.
+        let mut a = Analysis::new("Veskstad is the capital.");
+        a.name_opener(|_| false, |_| false);
+        assert!(
+            a.entities.iter().any(|e| e.text == "Veskstad"),
+            "{:?}",
+            a.entities
+        );
     }
 
     #[test]

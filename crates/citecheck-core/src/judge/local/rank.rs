@@ -140,10 +140,13 @@ fn ranked_lower(claim: &Analysis, at: usize, form: &str, sentence: &Analysis) ->
     let lower = (0..sentence.forms.len())
         .filter(|&j| sentence.form(j).and_then(ordinal).is_some_and(|n| n > 1))
         .filter(|&j| {
-            // "ranks fourth", "ranks only fourth"; or "fourth among".
+            // "ranks fourth", "ranks only fourth"; or "fourth among"; or the claim's own
+            // superlative ranked lower where the sentence words the ranking its own way ("is
+            // the country's second-busiest" against "the busiest airport in the country").
             let verb_before = (j.saturating_sub(2)..j).any(is_ranking_verb);
             let among_after = sentence.form(j + 1) == Some("among");
-            verb_before || among_after
+            let glued = sentence.form(j + 1) == Some(form);
+            verb_before || among_after || glued
         })
         .filter(|&j| !led_by_other_name(j))
         .map(|j| shared(sentence.clauses.of(j)))
@@ -163,6 +166,27 @@ mod tests {
 
     fn flips(claim: &str, sentence: &str) -> bool {
         outranked(&Analysis::new(claim), &Analysis::new(sentence)).is_some()
+    }
+
+    #[test]
+    fn the_claim_s_superlative_ranked_lower_in_the_sentence_s_own_words_is_a_flip() {
+        let claim = "Brennstadt Airport is the busiest airport in the country.";
+        assert!(flips(
+            claim,
+            "Brennstadt Airport, which handles about 19 million passengers a year, is the \
+             country's second-busiest after Ostmark International."
+        ));
+        // Not where another name leads the lower rank, nor where the claim's rank is given.
+        assert!(!flips(
+            claim,
+            "Ostmark International, which handles 12 million passengers, is the country's \
+             second-busiest after Brennstadt."
+        ));
+        assert!(!flips(
+            claim,
+            "Brennstadt Airport is the busiest airport in the country; Ostmark is the \
+             second-busiest."
+        ));
     }
 
     #[test]

@@ -1267,6 +1267,34 @@ mod tests {
     }
 
     #[test]
+    fn a_name_after_a_preposition_of_place_is_no_rival_of_an_agent() {
+        let claim = "The wheat genome study was led by the University of Aldermoor.";
+        let a = aligned(
+            claim,
+            "For the study, published in Nature Plants, a consortium of 17 institutions \
+             sequenced the genomes of 322 wheat cultivars.",
+        );
+        assert_eq!(a.entity_conflict, None, "{}", a.describe());
+        // Another agent is still a rival.
+        let a = aligned(
+            claim,
+            "The wheat genome study was led by the University of Tervel.",
+        );
+        assert!(a.entity_conflict.is_some(), "{}", a.describe());
+    }
+
+    #[test]
+    fn an_acronym_in_the_possessive_is_no_rival_of_a_person() {
+        let a = aligned(
+            "Talmor Holdings shareholders rejected the CEO's pay package.",
+            "At Tuesday's annual meeting in Rotterdam, 57 percent of votes cast by Talmor \
+             Holdings shareholders opposed the remuneration report, which would have awarded \
+             chief executive Henrik Aasland a package worth up to €11 million.",
+        );
+        assert_eq!(a.entity_conflict, None, "{}", a.describe());
+    }
+
+    #[test]
     fn two_names_opening_their_texts_are_rivals_across_an_apposition() {
         let claim = "Priya Castellane, who chairs the Save Copse Farm campaign, told the meeting \
                      that the new flood modelling had been paid for by the developer.";

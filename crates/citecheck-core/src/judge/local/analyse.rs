@@ -843,6 +843,11 @@ fn possessive(word: &str) -> bool {
 }
 
 pub(super) fn is_acronym(word: &str) -> bool {
+    // The possessive is no part of it: "the CEO's pay".
+    let word = word
+        .strip_suffix("'s")
+        .or_else(|| word.strip_suffix("\u{2019}s"))
+        .unwrap_or(word);
     let letters = word.chars().filter(|c| c.is_alphabetic()).count();
     (2..=6).contains(&letters) && word.chars().all(|c| c.is_uppercase() || !c.is_alphabetic())
 }

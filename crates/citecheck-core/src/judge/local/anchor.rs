@@ -440,6 +440,15 @@ fn fits(i: usize, span: &Range<usize>, side: Side) -> bool {
         }
 }
 
+/// Whether `entity` follows "by" (the definite article aside): the agent of a passive ("led by
+/// the University of Aldermoor").
+fn agent(text: &Analysis, entity: &Entity) -> bool {
+    (0..entity.span.start)
+        .rev()
+        .find(|&i| text.form(i) != Some("the"))
+        .is_some_and(|i| text.form(i) == Some("by"))
+}
+
 /// Whether `entity` is the object of a preposition ("in Warsaw", "from the Black Sea").
 fn after_preposition(text: &Analysis, entity: &Entity) -> bool {
     const PREPOSITIONS: &[&str] = &[
@@ -491,6 +500,11 @@ pub fn anchored(
     // 1867 - 4 July 1934) was a physicist"). Not "by": an agent is the subject of the active
     // ("led by Holloway" for "Holloway led").
     if after_preposition(claim, c) && opens(sentence, s) {
+        return false;
+    }
+    // Nor is a name reached through a preposition of place or source ("published in Nature
+    // Plants") in the role of the claim's agent ("led by the University of Aldermoor").
+    if agent(claim, c) && after_preposition(sentence, s) {
         return false;
     }
     word_anchor || number_anchor

@@ -140,7 +140,7 @@ pub const IRREGULAR_PASTS: &[&str] = &[
     "began", "built", "bought", "brought", "came", "caught", "chose", "drew", "drove", "ate",
     "fell", "fought", "flew", "forgot", "froze", "gave", "went", "grew", "held", "kept", "knew",
     "laid", "led", "lost", "made", "meant", "met", "paid", "ran", "rose", "sold", "sent",
-    "sank", "spoke", "spent", "stood", "struck", "swam", "took", "taught", "told", "thought",
+    "sank", "slid", "spoke", "spent", "stood", "struck", "swam", "took", "taught", "told", "thought",
     "threw", "understood", "won", "wrote",
 ];
 
@@ -402,7 +402,7 @@ pub const IRREGULAR: &[(&str, &str)] = &[
     ("laid", "lay"), ("led", "lead"), ("left", "leave"), ("lost", "lose"), ("made", "make"),
     ("meant", "mean"), ("met", "meet"), ("paid", "pay"), ("ran", "run"), ("rose", "rise"),
     ("risen", "rise"), ("sold", "sell"), ("sent", "send"), ("set", "set"), ("shot", "shoot"),
-    ("shown", "show"), ("sank", "sink"), ("sunk", "sink"), ("spoke", "speak"),
+    ("shown", "show"), ("sank", "sink"), ("sunk", "sink"), ("slid", "slide"), ("spoke", "speak"),
     ("spoken", "speak"), ("spent", "spend"), ("stood", "stand"), ("struck", "strike"),
     ("stricken", "strike"), ("swam", "swim"), ("took", "take"), ("taken", "take"),
     ("taught", "teach"), ("told", "tell"), ("thought", "think"), ("threw", "throw"),
@@ -453,7 +453,7 @@ pub const DEMONYMS: &[(&str, &str)] = &[
 /// `opposite.rs`). Words with a common other sense ("drop" a file, "lower" than) are left out.
 #[rustfmt::skip]
 pub const OPPOSITES: &[(&[&str], &[&str])] = &[
-    (&["rise", "increase", "grow", "raise", "climb"], &["fall", "decrease", "decline", "cut", "reduce", "shrink"]),
+    (&["rise", "increase", "grow", "raise", "climb", "surge", "soar", "jump", "rally"], &["fall", "decrease", "decline", "cut", "reduce", "shrink", "slide", "slump", "tumble", "plunge", "sink", "slip", "dip"]),
     (&["win"], &["lose"]),
     (&["permanent", "permanently"], &["temporary", "temporarily"]),
     (&["accept", "approve"], &["reject"]),

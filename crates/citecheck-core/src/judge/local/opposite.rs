@@ -163,6 +163,12 @@ mod tests {
                 "Pre-tax profit fell to £31.5 million.",
             ),
             ("The council raised 40 jobs.", "The council cut 40 jobs."),
+            // A market's words for a rise and a fall.
+            (
+                "Tamsin Biotech shares surged after the FDA's decision.",
+                "Tamsin Biotech shares tumbled 31 percent after the FDA's decision.",
+            ),
+            ("Brent crude soared on Monday.", "Brent crude slid 3.2 percent on Monday."),
             // Living through an event against dying in it.
             (
                 "All five passengers survived the crash.",

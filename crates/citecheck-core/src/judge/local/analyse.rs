@@ -229,11 +229,15 @@ impl Analysis {
                 .any(|&(a, b)| word == a && next == Some(b));
             let previous = i.checked_sub(1).map(|p| lower[p].as_str());
             let implicative = implicative_negation(word, &lower, i);
+            // The value right after "than", looked up only there (this loop runs over every
+            // word of every sentence).
+            let compared = (word == "than")
+                .then(|| quantities.iter().find(|q| q.at == i + 1))
+                .flatten();
             // "more than a century" is a bound on a span of time, as "more than 100 years"
             // is, and compares with nothing else.
-            let bounded_value = quantities.iter().any(|q| {
-                q.at == i + 1
-                    && q.bound.is_some()
+            let bounded_value = compared.is_some_and(|q| {
+                q.bound.is_some()
                     && matches!(&q.measure, Measure::Unit(u) if u.dimension == Dimension::Time)
             });
             other_arm |= lexicon::COMPARISONS.contains(&word)
@@ -241,10 +245,8 @@ impl Analysis {
                     && !matches!(previous, Some("rather"))
                     && !bounded_value
                     && lexemes.get(i + 1).is_some_and(|n| n.kind == LexKind::Word));
-            if word == "than" {
-                if let Some(q) = quantities.iter().find(|q| q.at == i + 1) {
-                    value_arm_end = Some(q.span.end);
-                }
+            if let Some(q) = compared {
+                value_arm_end = Some(q.span.end);
             }
             if matches!(word, "versus" | "vs")
                 || (word == "against" && consumed.get(i + 1).copied().unwrap_or(false))

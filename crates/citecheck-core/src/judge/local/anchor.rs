@@ -443,10 +443,17 @@ fn fits(i: usize, span: &Range<usize>, side: Side) -> bool {
 /// Whether `entity` follows "by" (the definite article aside): the agent of a passive ("led by
 /// the University of Aldermoor").
 fn agent(text: &Analysis, entity: &Entity) -> bool {
+    word_before(text, entity) == Some("by")
+}
+
+/// The word right before `entity`, the definite article aside; `None` at the start of the
+/// text or after punctuation.
+fn word_before<'a>(text: &'a Analysis, entity: &Entity) -> Option<&'a str> {
     (0..entity.span.start)
         .rev()
-        .find(|&i| text.form(i) != Some("the"))
-        .is_some_and(|i| text.form(i) == Some("by"))
+        .map(|i| text.form(i))
+        .find(|f| *f != Some("the"))
+        .flatten()
 }
 
 /// Whether `entity` is the object of a preposition ("in Warsaw", "from the Black Sea").
@@ -455,16 +462,7 @@ fn after_preposition(text: &Analysis, entity: &Entity) -> bool {
         "in", "at", "from", "to", "into", "near", "on", "of", "for", "with", "across", "through",
         "via", "towards", "toward", "onto", "outside", "inside", "beside",
     ];
-    let mut i = entity.span.start;
-    while i > 0 {
-        i -= 1;
-        match text.form(i) {
-            Some("the") => continue,
-            Some(f) => return PREPOSITIONS.contains(&f),
-            None => return false,
-        }
-    }
-    false
+    word_before(text, entity).is_some_and(|f| PREPOSITIONS.contains(&f))
 }
 
 /// Whether the sentence's entity `s` stands where the claim's entity `c` stands: a claim word

@@ -14,7 +14,7 @@ use super::lexicon::{self, Dimension};
 use super::numbers::{Measure, Quantity};
 use super::opposite;
 use super::prospect;
-use super::{comparison, rank};
+use super::{comparison, rank, roles};
 
 /// Credit for a claim word found only in the sentence's context (the sentence before it, the
 /// section heading, a table's header row): it resolves "it" and "they" without letting the
@@ -561,6 +561,15 @@ pub fn align(
                 entity_conflict = Some((c, s));
                 rest_coverage = without;
             }
+        }
+    }
+
+    // Both names there, but traded around the claim's verb ("LinkedIn acquired Microsoft"
+    // against "Microsoft acquired LinkedIn"): the sentence's agent stands in the claim's.
+    if entity_conflict.is_none() {
+        if let Some((c, s)) = roles::swapped(claim, sentence) {
+            rest_coverage = rest(Some(c));
+            entity_conflict = Some((c, s));
         }
     }
 

@@ -426,8 +426,17 @@ impl Analysis {
             };
             if opener.forms.iter().all(|f| is_name(f)) || coined() {
                 self.entities.insert(0, opener);
+            } else {
+                self.opener = Some(opener);
             }
         }
+    }
+
+    /// The capitalised word opening the text that is not (or not yet) taken for a name: a
+    /// reader that matches it against names it already knows ("Germany defeated Argentina" for
+    /// a claim naming both) may still read it as one.
+    pub fn unconfirmed_opener(&self) -> Option<&Entity> {
+        self.opener.as_ref()
     }
 
     /// The forms of its words written in lower case.
@@ -446,6 +455,11 @@ impl Analysis {
             .iter()
             .filter(|e| e.forms.len() == 1)
             .flat_map(|e| e.forms.iter().map(String::as_str))
+    }
+
+    /// Whether lexeme `i` is a word written in lower case.
+    pub fn is_lowercase(&self, i: usize) -> bool {
+        self.lowercase.get(i).copied().unwrap_or(false)
     }
 
     /// The normalised form of lexeme `i`, if it is a word.

@@ -106,6 +106,16 @@ pub const PROSPECTS: &[&[&str]] = &[
     &["hoping", "to"], &["aims", "to"], &["aiming", "to"], &["proposed", "to"], &["proposing", "to"],
 ];
 
+/// Verbs whose two sides can trade places without changing what happened ("Federer played
+/// Nadal", "Nadal played Federer"): a name on either side of them is no role of its own.
+#[rustfmt::skip]
+pub const SYMMETRIC_VERBS: &[&str] = &[
+    "met", "meet", "meets", "married", "marry", "marries", "wed", "divorced", "played", "plays",
+    "faced", "faces", "drew", "draws", "tied", "ties", "fought", "battled", "clashed", "collided",
+    "bordered", "borders", "merged", "merges", "partnered", "joined", "rivalled", "rivaled",
+    "resembled", "resembles", "debated", "dated", "versus", "vs", "v",
+];
+
 /// Words that deny the whole sentence they appear in ("Myth: ...", "it is untrue that ...").
 #[rustfmt::skip]
 pub const DENIALS: &[&str] = &["myth", "misconception", "untrue", "debunked", "fallacy"];

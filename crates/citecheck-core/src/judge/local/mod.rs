@@ -43,6 +43,7 @@ mod opposite;
 mod place;
 mod prospect;
 mod rank;
+mod roles;
 mod segment;
 mod soft;
 mod vocabulary;
@@ -760,6 +761,24 @@ mod tests {
         }
         let j = judged("Python 3.0 was released in 2009.", &[page]);
         assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+    }
+
+    #[test]
+    fn names_traded_around_the_claim_s_verb_contradict_it() {
+        let page = "Germany defeated Argentina 1-0 after extra time in the 2014 World Cup \
+                    final at the Maracana. Mario Gotze scored the winning goal.";
+        let j = judged(
+            "Argentina defeated Germany in the 2014 World Cup final.",
+            &[page],
+        );
+        assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+        // The same roles in the passive voice are a support.
+        let page = "Argentina was defeated by Germany in the 2014 World Cup final.";
+        let j = judged(
+            "Germany defeated Argentina in the 2014 World Cup final.",
+            &[page],
+        );
+        assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
     }
 
     #[test]

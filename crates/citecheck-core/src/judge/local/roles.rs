@@ -1,0 +1,229 @@
+//! Who did what to whom (pure): "LinkedIn acquired Microsoft" has every word of "Microsoft
+//! acquired LinkedIn", so coverage alone calls it a support, but the two names trade places
+//! around the same verb. Only the tightest frame is read: a name, at most two small words, a
+//! verb, at most two words, a name. A passive ("was acquired by Microsoft") swaps agent
+//! and patient back, and a verb whose two sides can trade places without changing what
+//! happened ("met", "married", "played", anything "with") frames nothing.
+
+use std::sync::OnceLock;
+
+use super::analyse::{Analysis, Entity};
+use super::lex::{forms_of, is_stopword};
+use super::lexicon::SYMMETRIC_VERBS;
+
+/// Normalised forms of [`SYMMETRIC_VERBS`].
+fn symmetric() -> &'static [String] {
+    static FORMS: OnceLock<Vec<String>> = OnceLock::new();
+    FORMS.get_or_init(|| forms_of(SYMMETRIC_VERBS))
+}
+
+/// How many small words may stand between a name and its verb on either side ("had already
+/// acquired", "defeated the"): more, and the name may belong to another clause.
+const GAP: usize = 2;
+
+/// One name doing something to another.
+#[derive(Debug, Clone, Copy)]
+struct Frame<'a> {
+    agent: &'a Entity,
+    verb: &'a str,
+    patient: &'a Entity,
+}
+
+/// The frames of a text, agent first whatever the voice.
+/// A capitalised word opening the text counts as a name here even when the page did not
+/// confirm it: a frame is only read when its two names are the claim's.
+fn frames(text: &Analysis) -> Vec<Frame<'_>> {
+    let names: Vec<&Entity> = text
+        .unconfirmed_opener()
+        .into_iter()
+        .chain(&text.entities)
+        .collect();
+    let mut out = Vec::new();
+    for (before, after) in names.iter().zip(names.iter().skip(1)) {
+        if let Some(frame) = frame_between(text, before, after) {
+            out.push(frame);
+        }
+    }
+    out
+}
+
+/// The frame of two neighbouring names, when small words, a verb and at most a word or two
+/// more ("defeated incumbent Democrat Jimmy Carter") alone stand between them.
+fn frame_between<'a>(
+    text: &'a Analysis,
+    before: &'a Entity,
+    after: &'a Entity,
+) -> Option<Frame<'a>> {
+    let between = before.span.end..after.span.start;
+    if between.is_empty() || between.len() > 2 * GAP + 1 {
+        return None;
+    }
+    // Every lexeme between is a word in lower case (no comma, bracket, figure or piece of
+    // another name) and not in a comparison's other arm.
+    if between.clone().any(|i| {
+        text.form(i).is_none()
+            || !text.is_lowercase(i)
+            || text.aside.get(i).copied().unwrap_or(false)
+    }) {
+        return None;
+    }
+    // The verb is the first word that is not a small one.
+    let at = between
+        .clone()
+        .find(|&i| text.form(i).is_some_and(|f| !is_stopword(f)))?;
+    let verb = text.form(at)?;
+    let (pre, post) = (before.span.end..at, at + 1..after.span.start);
+    if pre.len() > GAP || post.len() > GAP {
+        return None;
+    }
+    let post_has = |word: &str| post.clone().any(|i| text.form(i) == Some(word));
+    let pre_has_any = |words: &[&str]| {
+        pre.clone()
+            .any(|i| text.form(i).is_some_and(|f| words.contains(&f)))
+    };
+    if symmetric().iter().any(|s| s == verb)
+        || post_has("with")
+        || post_has("and")
+        || pre_has_any(&["and", "or"])
+    {
+        return None;
+    }
+    if post_has("by") {
+        Some(Frame {
+            agent: after,
+            verb,
+            patient: before,
+        })
+    } else {
+        Some(Frame {
+            agent: before,
+            verb,
+            patient: after,
+        })
+    }
+}
+
+/// Whether two names are one: the words of one are all words of the other ("Williams" and
+/// "Serena Williams", not "Venus Williams" and "Serena Williams").
+fn same(a: &Entity, b: &Entity) -> bool {
+    a.forms.iter().all(|f| b.forms.contains(f)) || b.forms.iter().all(|f| a.forms.contains(f))
+}
+
+/// The claim's agent and the sentence's name in its place, when the sentence frames the claim's
+/// two names around the claim's verb the other way round.
+pub fn swapped<'a>(
+    claim: &'a Analysis,
+    sentence: &'a Analysis,
+) -> Option<(&'a Entity, &'a Entity)> {
+    let theirs = frames(sentence);
+    if theirs.is_empty() {
+        return None;
+    }
+    frames(claim).into_iter().find_map(|c| {
+        if same(c.agent, c.patient) {
+            return None;
+        }
+        theirs
+            .iter()
+            .find(|s| s.verb == c.verb && same(s.agent, c.patient) && same(s.patient, c.agent))
+            .map(|s| (c.agent, s.agent))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn swap(claim: &str, sentence: &str) -> Option<(String, String)> {
+        let (claim, sentence) = (Analysis::new(claim), Analysis::new(sentence));
+        swapped(&claim, &sentence).map(|(c, s)| (c.text.clone(), s.text.clone()))
+    }
+
+    #[test]
+    fn names_that_trade_places_around_the_verb_are_swapped() {
+        let claim = "In 2016 Microsoft acquired LinkedIn for $26.2 billion.";
+        assert_eq!(
+            swap(
+                claim,
+                "In 2016 LinkedIn acquired Microsoft in a deal worth $26.2 billion."
+            ),
+            Some(("Microsoft".into(), "LinkedIn".into()))
+        );
+        // Names opening their texts, which the page has not yet confirmed as names.
+        assert!(swap(
+            "Argentina defeated Germany in the 2014 World Cup final.",
+            "Germany defeated Argentina after extra time in the 2014 World Cup final."
+        )
+        .is_some());
+        assert!(swap(
+            "Real Madrid beat Barcelona 3-1 in Sunday's Clásico.",
+            "Barcelona beat Real Madrid 3-1 in Sunday's Clásico at the Estadi Olímpic."
+        )
+        .is_some());
+        assert!(swap(
+            "In 1939 Germany invaded Poland.",
+            "On 1 September 1939 Poland invaded Germany, starting the war."
+        )
+        .is_some());
+        assert!(swap(
+            "At Wimbledon Serena Williams defeated Venus Williams in the final.",
+            "At Wimbledon Venus Williams defeated Serena Williams in the final."
+        )
+        .is_some());
+    }
+
+    #[test]
+    fn the_same_roles_in_either_voice_are_no_swap() {
+        let claim = "In 2016 Microsoft acquired LinkedIn for $26.2 billion.";
+        assert_eq!(
+            swap(
+                claim,
+                "In 2016 Microsoft acquired LinkedIn for $26.2 billion."
+            ),
+            None
+        );
+        assert_eq!(
+            swap(
+                claim,
+                "In 2016 LinkedIn was acquired by Microsoft for $26.2 billion."
+            ),
+            None
+        );
+        // The passive swapped is a swap.
+        assert!(swap(
+            claim,
+            "In 2016 Microsoft was acquired by LinkedIn for $26.2 billion."
+        )
+        .is_some());
+    }
+
+    #[test]
+    fn a_verb_whose_sides_can_trade_places_frames_nothing() {
+        assert_eq!(
+            swap(
+                "In the final Federer played Nadal at Wimbledon.",
+                "In the final Nadal played Federer at Wimbledon."
+            ),
+            None
+        );
+        assert_eq!(
+            swap(
+                "In 1998 Exxon merged with Mobil.",
+                "In 1998 Mobil merged with Exxon."
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn names_in_other_clauses_frame_nothing() {
+        // A comma between the names: "who" opens a clause about Nadal.
+        assert_eq!(
+            swap(
+                "Nadal beat Federer in the 2008 final.",
+                "Federer, who beat Nadal in the 2007 final, lost the 2008 one."
+            ),
+            None
+        );
+    }
+}

@@ -574,7 +574,28 @@ impl Analysis {
                 (self.vocabulary.contains(*f) && (!partial || as_name(f))) || self.has_demonym_of(f)
             })
             .count();
-        if present >= needed.max(1) {
+        // A name of three words or more, none of them a connector ("Johann Sebastian Bach",
+        // "Amara Singh", not "University of Auckland"), is mentioned by its last word written
+        // as a name: the surname an article uses after its first mention ("Bach spent the last
+        // 27 years of his life in Leipzig"). Not when that word says what kind of place or body
+        // the name is ("Empire State Building" is not mentioned by "Chrysler Building").
+        let by_surname = || {
+            let words: Vec<&str> = entity.text.split_whitespace().collect();
+            entity.forms.len() >= 3
+                && !words
+                    .iter()
+                    .any(|w| CONNECTORS.contains(&w.to_lowercase().as_str()))
+                && words
+                    .last()
+                    .is_some_and(|w| !lexicon::NAME_HEADS.contains(&w.to_lowercase().as_str()))
+                && entity.forms.last().is_some_and(|last| {
+                    self.forms
+                        .iter()
+                        .zip(&self.lowercase)
+                        .any(|(g, &lower)| !lower && g.as_deref() == Some(last.as_str()))
+                })
+        };
+        if present >= needed.max(1) || (partial && by_surname()) {
             if present == entity.forms.len() {
                 return true;
             }
@@ -1373,6 +1394,18 @@ mod tests {
         let baikal = &lake.entities[0];
         assert!(Analysis::new("In winter the lake freezes over.").mentions(baikal));
         assert!(!Analysis::new("In winter a lake freezes over.").mentions(baikal));
+    }
+
+    #[test]
+    fn a_person_s_surname_mentions_the_full_name() {
+        let claim = Analysis::new("In 1750 Johann Sebastian Bach died in Leipzig.");
+        let bach = &claim.entities[0];
+        assert_eq!(bach.text, "Johann Sebastian Bach");
+        assert!(Analysis::new("In Leipzig, where Bach died, he was cantor.").mentions(bach));
+        // Not a kind of place or body sharing only its kind word.
+        let claim = Analysis::new("In 1931 the Empire State Building opened.");
+        let empire = &claim.entities[0];
+        assert!(!Analysis::new("In 1930 the Chrysler Building opened.").mentions(empire));
     }
 
     #[test]

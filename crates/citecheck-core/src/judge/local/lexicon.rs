@@ -106,6 +106,25 @@ pub const PROSPECTS: &[&[&str]] = &[
     &["hoping", "to"], &["aims", "to"], &["aiming", "to"], &["proposed", "to"], &["proposing", "to"],
 ];
 
+/// Common nouns that end the names of places, buildings, bodies and events ("Empire State
+/// Building", "Lake Superior State University", "Champions League Final"): the last word of
+/// such a name is what it is, not a surname that stands for the whole.
+#[rustfmt::skip]
+pub const NAME_HEADS: &[&str] = &[
+    "abbey", "academy", "act", "agency", "airport", "alliance", "arena", "association",
+    "authority", "award", "bank", "bay", "board", "bridge", "building", "canal", "castle",
+    "cathedral", "centre", "center", "championship", "church", "city", "club", "college",
+    "commission", "committee", "company", "conference", "corporation", "council", "county",
+    "court", "cup", "department", "district", "festival", "final", "forest", "foundation",
+    "fund", "gallery", "games", "garden", "gardens", "group", "hall", "highway", "hospital",
+    "hotel", "house", "institute", "island", "islands", "kingdom", "lake", "league", "library",
+    "line", "market", "ministry", "monument", "mountain", "mountains", "museum", "office",
+    "ocean", "palace", "park", "party", "prize", "province", "railway", "range", "republic",
+    "river", "road", "school", "sea", "service", "society", "square", "stadium", "state",
+    "station", "street", "studio", "studios", "system", "systems", "temple", "theatre",
+    "theater", "tower", "treaty", "trust", "union", "university", "valley", "war", "zoo",
+];
+
 /// Verbs whose two sides can trade places without changing what happened ("Federer played
 /// Nadal", "Nadal played Federer"): a name on either side of them is no role of its own.
 #[rustfmt::skip]

@@ -482,7 +482,7 @@ pub const DEMONYMS: &[(&str, &str)] = &[
 /// `opposite.rs`). Words with a common other sense ("drop" a file, "lower" than) are left out.
 #[rustfmt::skip]
 pub const OPPOSITES: &[(&[&str], &[&str])] = &[
-    (&["rise", "increase", "grow", "raise", "climb", "surge", "soar", "jump", "rally"], &["fall", "decrease", "decline", "cut", "reduce", "shrink", "slide", "slump", "tumble", "plunge", "sink", "slip", "dip"]),
+    (&["rise", "increase", "grow", "raise", "climb", "surge", "soar", "jump", "rally"], &["fall", "decrease", "decline", "cut", "reduce", "shrink", "slide", "slump", "tumble", "plunge", "sink", "slip", "dip", "drop"]),
     (&["win"], &["lose"]),
     (&["permanent", "permanently"], &["temporary", "temporarily"]),
     (&["accept", "approve"], &["reject"]),
@@ -507,6 +507,19 @@ pub const OPPOSITES: &[(&[&str], &[&str])] = &[
     (&["support"], &["oppose"]),
     (&["confirm"], &["deny"]),
     (&["survive"], &["die"]),
+    (&["enable"], &["disable"]),
+    (&["add", "added"], &["remove"]),
+    (&["widen"], &["narrow"]),
+    (&["tighten"], &["loosen", "relax", "ease"]),
+    (&["gain"], &["lose"]),
+    (&["acquit"], &["convict"]),
+    (&["guilty"], &["innocent"]),
+    (&["majority"], &["minority"]),
+    (&["strong"], &["weak"]),
+    (&["early"], &["late"]),
+    (&["true"], &["false"]),
+    (&["positive"], &["negative"]),
+    (&["open", "reopen"], &["close", "shut"]),
 ];
 
 /// Comparatives of "more" and of "less": "A holds more water than B" and "B holds less water

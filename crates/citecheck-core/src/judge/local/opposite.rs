@@ -174,6 +174,23 @@ mod tests {
                 "All five passengers survived the crash.",
                 "All five passengers died in the crash.",
             ),
+            // A setting's state, a feature's fate, a gap's direction, a vote's outcome.
+            (
+                "The caching feature is enabled by default.",
+                "This feature is disabled by default; set enable_cache to turn it on.",
+            ),
+            (
+                "Version 3.0 added support for the legacy XML format.",
+                "Version 3.0 removes support for the legacy XML format.",
+            ),
+            (
+                "The trade surplus widened in the second quarter.",
+                "The trade surplus narrowed sharply in the second quarter.",
+            ),
+            (
+                "The Labour Party gained seats in the local elections.",
+                "The Labour Party lost 312 seats in the local elections.",
+            ),
             // The claim's word elsewhere, about something else.
             (
                 "The Calder flows south into the sound.",

@@ -125,14 +125,18 @@ pub const NAME_HEADS: &[&str] = &[
     "theater", "tower", "treaty", "trust", "union", "university", "valley", "war", "zoo",
 ];
 
-/// Verbs whose two sides can trade places without changing what happened ("Federer played
-/// Nadal", "Nadal played Federer"): a name on either side of them is no role of its own.
+/// Verbs and relations whose two sides can trade places without changing what happened
+/// ("Federer played Nadal", "Nadal played Federer"; "Oslo is a twin city of Riga"): a name on
+/// either side of them is no role of its own.
 #[rustfmt::skip]
-pub const SYMMETRIC_VERBS: &[&str] = &[
+pub const SYMMETRIC_RELATIONS: &[&str] = &[
     "met", "meet", "meets", "married", "marry", "marries", "wed", "divorced", "played", "plays",
     "faced", "faces", "drew", "draws", "tied", "ties", "fought", "battled", "clashed", "collided",
     "bordered", "borders", "merged", "merges", "partnered", "joined", "rivalled", "rivaled",
     "resembled", "resembles", "debated", "dated", "versus", "vs", "v",
+    "partner", "rival", "neighbour", "neighbor", "ally", "friend", "sibling", "sister",
+    "brother", "twin", "cousin", "colleague", "teammate", "contemporary", "counterpart",
+    "equivalent", "similar", "equal", "peer", "spouse", "near", "beside", "alongside", "same",
 ];
 
 /// Words that deny the whole sentence they appear in ("Myth: ...", "it is untrue that ...").

@@ -1,7 +1,8 @@
 //! Who did what to whom (pure): "LinkedIn acquired Microsoft" has every word of "Microsoft
 //! acquired LinkedIn", so coverage alone calls it a support, but the two names trade places
-//! around the same verb. Only the tightest frame is read: a name, at most two small words, a
-//! verb, at most two words, a name. A passive ("was acquired by Microsoft") swaps agent
+//! around the same verb. Only a tight frame is read: a name, at most two small words, a verb,
+//! at most four words (two of them content words at most), a name; the sentence's frame must
+//! hold every content word of the claim's. A passive ("was acquired by Microsoft") swaps agent
 //! and patient back, and a verb whose two sides can trade places without changing what
 //! happened ("met", "married", "played", anything "with") frames nothing.
 
@@ -9,23 +10,29 @@ use std::sync::OnceLock;
 
 use super::analyse::{Analysis, Entity};
 use super::lex::{forms_of, is_stopword};
-use super::lexicon::SYMMETRIC_VERBS;
+use super::lexicon::SYMMETRIC_RELATIONS;
 
-/// Normalised forms of [`SYMMETRIC_VERBS`].
+/// Normalised forms of [`SYMMETRIC_RELATIONS`].
 fn symmetric() -> &'static [String] {
     static FORMS: OnceLock<Vec<String>> = OnceLock::new();
-    FORMS.get_or_init(|| forms_of(SYMMETRIC_VERBS))
+    FORMS.get_or_init(|| forms_of(SYMMETRIC_RELATIONS))
 }
 
-/// How many small words may stand between a name and its verb on either side ("had already
-/// acquired", "defeated the"): more, and the name may belong to another clause.
+/// How many small words may stand between the first name and its verb ("had already
+/// acquired"): more, and the name may belong to another clause.
 const GAP: usize = 2;
+/// How many words may follow the verb before the second name ("licensed the antibody from",
+/// "is a wholly owned subsidiary of").
+const AFTER_VERB: usize = 4;
+/// How many content words the relation between the names may hold, the verb's included.
+const RELATION_WORDS: usize = 3;
 
 /// One name doing something to another.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 struct Frame<'a> {
     agent: &'a Entity,
-    verb: &'a str,
+    /// The content words between the names, verb first ("licens", "antibody").
+    relation: Vec<&'a str>,
     patient: &'a Entity,
 }
 
@@ -47,15 +54,16 @@ fn frames(text: &Analysis) -> Vec<Frame<'_>> {
     out
 }
 
-/// The frame of two neighbouring names, when small words, a verb and at most a word or two
-/// more ("defeated incumbent Democrat Jimmy Carter") alone stand between them.
+/// The frame of two neighbouring names, when small words, a verb and a few words more
+/// ("defeated incumbent Democrat Jimmy Carter", "licensed the antibody from") alone stand
+/// between them.
 fn frame_between<'a>(
     text: &'a Analysis,
     before: &'a Entity,
     after: &'a Entity,
 ) -> Option<Frame<'a>> {
     let between = before.span.end..after.span.start;
-    if between.is_empty() || between.len() > 2 * GAP + 1 {
+    if between.is_empty() || between.len() > GAP + 1 + AFTER_VERB {
         return None;
     }
     // Every lexeme between is a word in lower case (no comma, bracket, figure or piece of
@@ -67,40 +75,47 @@ fn frame_between<'a>(
     }) {
         return None;
     }
-    // The verb is the first word that is not a small one.
-    let at = between
+    let content: Vec<usize> = between
         .clone()
-        .find(|&i| text.form(i).is_some_and(|f| !is_stopword(f)))?;
-    let verb = text.form(at)?;
-    let (pre, post) = (before.span.end..at, at + 1..after.span.start);
-    if pre.len() > GAP || post.len() > GAP {
+        .filter(|&i| text.form(i).is_some_and(|f| !is_stopword(f)))
+        .collect();
+    // The verb is the first word that is not a small one.
+    let at = *content.first()?;
+    if content.len() > RELATION_WORDS {
         return None;
     }
-    let post_has = |word: &str| post.clone().any(|i| text.form(i) == Some(word));
-    let pre_has_any = |words: &[&str]| {
-        pre.clone()
+    let (pre, post) = (before.span.end..at, at + 1..after.span.start);
+    if pre.len() > GAP || post.len() > AFTER_VERB {
+        return None;
+    }
+    let relation: Vec<&str> = content.iter().filter_map(|&i| text.form(i)).collect();
+    let has = |range: &std::ops::Range<usize>, words: &[&str]| {
+        range
+            .clone()
             .any(|i| text.form(i).is_some_and(|f| words.contains(&f)))
     };
-    if symmetric().iter().any(|s| s == verb)
-        || post_has("with")
-        || post_has("and")
-        || pre_has_any(&["and", "or"])
+    if relation.iter().any(|r| symmetric().iter().any(|s| s == r))
+        || has(&post, &["with", "and", "or"])
+        || has(&pre, &["and", "or"])
     {
         return None;
     }
-    if post_has("by") {
-        Some(Frame {
-            agent: after,
-            verb,
-            patient: before,
-        })
+    // A passive names its agent right after "by" ("was acquired by the Walt Disney Company").
+    let passive = post
+        .clone()
+        .rev()
+        .find(|&i| !matches!(text.form(i), Some("the" | "a" | "an")))
+        .is_some_and(|i| text.form(i) == Some("by"));
+    let (agent, patient) = if passive {
+        (after, before)
     } else {
-        Some(Frame {
-            agent: before,
-            verb,
-            patient: after,
-        })
-    }
+        (before, after)
+    };
+    Some(Frame {
+        agent,
+        relation,
+        patient,
+    })
 }
 
 /// Whether two names are one: the words of one are all words of the other ("Williams" and
@@ -125,7 +140,11 @@ pub fn swapped<'a>(
         }
         theirs
             .iter()
-            .find(|s| s.verb == c.verb && same(s.agent, c.patient) && same(s.patient, c.agent))
+            .find(|s| {
+                c.relation.iter().all(|r| s.relation.contains(r))
+                    && same(s.agent, c.patient)
+                    && same(s.patient, c.agent)
+            })
             .map(|s| (c.agent, s.agent))
     })
 }
@@ -170,6 +189,41 @@ mod tests {
             "At Wimbledon Venus Williams defeated Serena Williams in the final."
         )
         .is_some());
+    }
+
+    #[test]
+    fn a_relation_of_a_few_words_frames_the_names_too() {
+        assert!(swap(
+            "Halvern Pharma licensed the antibody from Novexa Therapeutics.",
+            "Novexa Therapeutics has licensed the antibody from Halvern Pharma in a deal."
+        )
+        .is_some());
+        // The sentence's relation may say more than the claim's.
+        assert!(swap(
+            "In 1980 Jimmy Carter defeated Ronald Reagan.",
+            "In 1980 challenger Ronald Reagan defeated incumbent Democrat Jimmy Carter."
+        )
+        .is_some());
+        assert!(swap(
+            "Vireo Holdings is a subsidiary of Castellan Group.",
+            "Castellan Group is a wholly owned subsidiary of Vireo Holdings."
+        )
+        .is_some());
+        // Not a relation that holds both ways, nor one the sentence does not state.
+        assert_eq!(
+            swap(
+                "In 2004 Oslo became a twin city of Riga.",
+                "In 2004 Riga became a twin city of Oslo."
+            ),
+            None
+        );
+        assert_eq!(
+            swap(
+                "Halvern Pharma licensed the antibody from Novexa Therapeutics.",
+                "Novexa Therapeutics has sold the antibody to Halvern Pharma."
+            ),
+            None
+        );
     }
 
     #[test]

@@ -239,6 +239,12 @@ pub const SCALES: &[(&str, f64)] = &[
     ("trillion", 1e12),
 ];
 
+/// Scale letters glued to a money figure ("£40m", "$3tn", "€250k"); "bn" is in [`SCALES`].
+#[rustfmt::skip]
+pub const MONEY_SCALES: &[(&str, f64)] = &[
+    ("k", 1e3), ("m", 1e6), ("mn", 1e6), ("mln", 1e6), ("b", 1e9), ("tn", 1e12), ("trn", 1e12),
+];
+
 /// What a unit measures; numbers are only compared within one dimension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Dimension {

@@ -638,8 +638,12 @@ impl<'p> Page<'p> {
             .flat_map(|(p, (passage, segments, _))| {
                 segments.windows(2).enumerate().filter_map(move |(k, w)| {
                     let joined = match (w[0].kind, w[1].kind) {
+                        // Not two items of a summary line ("operating profit £52.1m (-9%)
+                        // · net profit £31.7m (-23%)"): each figure is its own item's.
                         (segment::Kind::Sentence, segment::Kind::Sentence) => {
                             w[0].paragraph == w[1].paragraph
+                                && !passage[w[0].range.end..w[1].range.start]
+                                    .contains(segment::ITEM_SEPARATORS)
                         }
                         (segment::Kind::ListItem, segment::Kind::ListItem) => {
                             w[0].heading == w[1].heading
@@ -761,6 +765,21 @@ mod tests {
         }
         let j = judged("Python 3.0 was released in 2009.", &[page]);
         assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+    }
+
+    #[test]
+    fn a_money_figure_s_glued_scale_and_a_summary_line_s_items_are_read_as_written() {
+        let page = "Corvane raised £40m from investors led by Halden Capital.";
+        let j = judged("Corvane raised £40 million from investors.", &[page]);
+        assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
+        // The claim's fall is the next item's, not operating profit's.
+        let page = "**Tessaly, third quarter:** revenue £318.4m (+6.2%) · operating profit \
+                    £52.1m (-9%) · net profit £31.7m (-23%) · jobs to go 420";
+        let j = judged(
+            "Tessaly's operating profit for the third quarter fell 23%, to about £52 million.",
+            &[page],
+        );
+        assert_ne!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
     }
 
     #[test]

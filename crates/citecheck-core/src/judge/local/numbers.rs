@@ -619,6 +619,23 @@ fn number_at(lexemes: &[Lexeme<'_>], lower: &[String], i: usize) -> Option<Numbe
         scale *= s;
         next += 1;
     }
+    // A money figure's glued letters are its scale, as newspapers abbreviate it ("£40m",
+    // "$3tn", "€250k"), not a unit: forty metres is not what "£40m" means.
+    let after_currency = i
+        .checked_sub(1)
+        .is_some_and(|p| lexicon::CURRENCY_PREFIXES.contains(&lower[p].as_str()));
+    let glued_letters = lexemes
+        .get(next)
+        .is_some_and(|n| n.kind == LexKind::Word && n.start == lexeme.start + lexeme.text.len());
+    if scale == 1.0 && after_currency && glued_letters {
+        if let Some(&(_, s)) = lexicon::MONEY_SCALES
+            .iter()
+            .find(|(name, _)| *name == lower[next])
+        {
+            scale = s;
+            next += 1;
+        }
+    }
     Some((value, decimals, scale, None, next))
 }
 
@@ -877,6 +894,11 @@ mod tests {
             ("42-kilometre route", 42_000.0),
             ("1.2 billion euros", 1.2e9),
             ("€300 million", 3e8),
+            // A money figure's glued scale letters; a length's "m" stays a metre.
+            ("£40m raised", 4e7),
+            ("$3tn valuation", 3e12),
+            ("€250k budget", 250_000.0),
+            ("a 40m tower", 40.0),
             ("4.99 per cent", 4.99),
             ("two hundred and five", 205.0),
         ];

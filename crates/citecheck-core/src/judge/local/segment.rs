@@ -28,6 +28,10 @@ pub struct Segment {
     pub paragraph: usize,
 }
 
+/// A middle dot and a bullet, which separate the items of a summary line when spaces stand
+/// on both sides ("revenue £318.4m · operating profit £52.1m").
+pub const ITEM_SEPARATORS: [char; 2] = ['\u{b7}', '\u{2022}'];
+
 /// Words that end with a period without ending a sentence.
 const ABBREVIATIONS: &[&str] = &[
     "mr", "mrs", "ms", "dr", "prof", "st", "sr", "jr", "vs", "no", "nos", "fig", "figs", "approx",
@@ -209,8 +213,11 @@ fn push_trimmed(
     paragraph: usize,
 ) {
     let text = &passage[range.clone()];
-    let lead = text.len() - text.trim_start().len();
-    let trimmed = text.trim();
+    // The separator a summary line's item starts with is not part of it.
+    let opened =
+        text.trim_start_matches(|c: char| c.is_whitespace() || ITEM_SEPARATORS.contains(&c));
+    let lead = text.len() - opened.len();
+    let trimmed = opened.trim_end();
     if has_text(trimmed) {
         out.push(Segment {
             range: range.start + lead..range.start + lead + trimmed.len(),
@@ -229,7 +236,17 @@ fn sentence_ends(text: &str) -> Vec<usize> {
     let mut ends = Vec::new();
     let mut i = 0;
     while i < chars.len() {
-        let (_, c) = chars[i];
+        let (at, c) = chars[i];
+        // A middle dot or bullet between spaces separates the items of a summary line
+        // ("operating profit £52.1m (-9%) · net profit £31.7m (-23%)"): each item is a unit,
+        // so one item's figure is not read as another's.
+        let spaced =
+            |k: Option<usize>| k.and_then(|k| chars.get(k)).is_some_and(|&(_, n)| n == ' ');
+        if ITEM_SEPARATORS.contains(&c) && spaced(i.checked_sub(1)) && spaced(Some(i + 1)) {
+            ends.push(at);
+            i += 1;
+            continue;
+        }
         if !matches!(c, '.' | '!' | '?' | '\u{2026}') {
             i += 1;
             continue;
@@ -318,6 +335,16 @@ mod tests {
                 "Water boils at 100 °C. At altitude it boils sooner!",
                 &["Water boils at 100 °C.", "At altitude it boils sooner!"],
             ),
+            // A summary line's items, each its own unit; a dot inside a word is none.
+            (
+                "Revenue £318.4m (+6.2%) · operating profit £52.1m (-9%) • jobs cut 420",
+                &[
+                    "Revenue £318.4m (+6.2%)",
+                    "operating profit £52.1m (-9%)",
+                    "jobs cut 420",
+                ],
+            ),
+            ("The ca·ble snapped.", &["The ca·ble snapped."]),
             (
                 "Dr. Smith met J. R. R. Tolkien in the U.S. in 1950. They spoke.",
                 &[

@@ -473,7 +473,20 @@ pub fn align(
     // first woman to reach the summit" is not "the first person to", however many words the
     // two share.
     // Read only when a claim name is missing, as for most sentences none is.
-    let absent_names: Vec<&Entity> = claim.entities.iter().filter(absent).collect();
+    // A name the claim sets aside ("in Norway rather than Sweden", "instead of Oslo") is what
+    // the claim says is not the case: another name in its place agrees with the claim.
+    let set_aside = |c: &&Entity| {
+        claim
+            .cues
+            .iter()
+            .any(|cue| cue.kind == CueKind::Contrast && cue.scope.contains(&c.span.start))
+    };
+    let absent_names: Vec<&Entity> = claim
+        .entities
+        .iter()
+        .filter(absent)
+        .filter(|c| !set_aside(c))
+        .collect();
     let rivals_possible = !absent_names.is_empty() && !other_title(claim, sentence);
     for c in absent_names.into_iter().filter(|_| rivals_possible) {
         let replaced = sentence
@@ -1223,6 +1236,17 @@ fn negated(
                             && !LIGHT_VERBS.contains(&f.as_str())
                     })
                     .is_some_and(|f| other.vocabulary.contains(f))
+        })
+        // The other text's "non-" before a word of the scope denies it as well: "a film not in
+        // English" and "a non-English film" say one thing.
+        .filter(|cue| {
+            !text.forms[cue.scope.clone()].iter().flatten().any(|f| {
+                text.is_content(f)
+                    && other
+                        .forms
+                        .windows(2)
+                        .any(|w| w[0].as_deref() == Some("non") && w[1].as_deref() == Some(f))
+            })
         })
         // A word of the scope counts when the other text has it or a word of its stem ("no
         // expiry" against "do not expire").

@@ -783,6 +783,38 @@ mod tests {
     }
 
     #[test]
+    fn what_the_claim_sets_aside_or_denies_by_a_prefix_is_no_conflict() {
+        // "rather than Sweden": Stockholm in Sweden's place agrees with the claim.
+        let page = "The Peace Prize is awarded by a committee chosen by the Norwegian \
+                    Parliament and presented annually in Oslo, while the other prizes are \
+                    presented in Stockholm.";
+        let j = judged(
+            "The Peace Prize is presented in Norway rather than Sweden.",
+            &[page],
+        );
+        assert_ne!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+        // "non-English" and "not in English" deny the same thing.
+        let page = "Parasite became the first film not in English to win the Academy Award \
+                    for Best Picture.";
+        let j = judged(
+            "Parasite was the first non-English-language film to win the Academy Award for \
+             Best Picture.",
+            &[page],
+        );
+        assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
+    }
+
+    #[test]
+    fn a_season_is_dated_by_the_year_it_ends_in() {
+        let page = "Leicester City won the 2015-16 Premier League title as 5,000-1 outsiders.";
+        let j = judged(
+            "Leicester City won the Premier League title in 2016.",
+            &[page],
+        );
+        assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
+    }
+
+    #[test]
     fn names_traded_around_the_claim_s_verb_contradict_it() {
         let page = "Germany defeated Argentina 1-0 after extra time in the 2014 World Cup \
                     final at the Maracana. Mario Gotze scored the winning goal.";

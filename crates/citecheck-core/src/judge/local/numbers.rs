@@ -247,6 +247,7 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
     absorb_margins(&lower, &mut out);
     carry_units_forward(&lower, &mut out);
     resolve_later_years(&lower, &mut out);
+    resolve_seasons(lexemes, &mut out);
     mark_shares(&lower, &mut out);
     out.into_iter().map(|(q, _, _)| q).collect()
 }
@@ -293,6 +294,38 @@ fn mark_shares(lower: &[String], found: &mut [(Quantity, f64, usize)]) {
             && part.value < whole.value
         {
             part.share = Some(100.0 * part.value / whole.value);
+        }
+    }
+}
+
+/// "the 2015-16 season", "fiscal 2023/24": a year and the next written with its last two
+/// digits name a season or a financial year that ends in the second, which is read as that
+/// year (2016), so a claim that dates the season by either year finds it.
+fn resolve_seasons(lexemes: &[Lexeme<'_>], found: &mut [(Quantity, f64, usize)]) {
+    for k in 1..found.len() {
+        let (before, after) = found.split_at_mut(k);
+        let (year, _, _) = &before[k - 1];
+        let (next, _, _) = &mut after[0];
+        let dash = year.span.end;
+        let two_digits = |at: usize| lexemes.get(at).is_some_and(|l| l.text.len() == 2);
+        let by_dash = next.span.start == dash + 1
+            && lexemes
+                .get(dash)
+                .is_some_and(|l| matches!(l.text, "-" | "\u{2013}" | "/"))
+            && two_digits(dash + 1);
+        let by_hyphen = next.span.start == dash
+            && lexemes.get(dash).is_some_and(|l| l.hyphenated)
+            && two_digits(dash);
+        let joined = by_dash || by_hyphen;
+        let following = (year.value + 1.0) % 100.0 == next.value;
+        if year.measure == Measure::Year
+            && matches!(next.measure, Measure::Bare | Measure::Noun(_))
+            && joined
+            && following
+        {
+            next.value = year.value + 1.0;
+            next.tolerance = 0.5;
+            next.measure = Measure::Year;
         }
     }
 }
@@ -906,6 +939,29 @@ mod tests {
             let q = first(text);
             assert!((q.value - value).abs() < 1e-6, "{text}: {}", q.value);
         }
+    }
+
+    #[test]
+    fn a_season_s_short_second_year_is_the_next_year() {
+        let years = |text: &str| -> Vec<(Measure, f64)> {
+            quantities(&lex(text))
+                .into_iter()
+                .map(|q| (q.measure, q.value))
+                .collect()
+        };
+        for text in [
+            "They won the 2015-16 title.",
+            "They won the 2015\u{2013}16 title.",
+            "In fiscal 2015/16 it grew.",
+        ] {
+            assert_eq!(
+                years(text),
+                [(Measure::Year, 2015.0), (Measure::Year, 2016.0)],
+                "{text}"
+            );
+        }
+        // Not the year after: a count, as before.
+        assert_ne!(years("The 2015-40 plan.")[1].0, Measure::Year);
     }
 
     #[test]

@@ -108,6 +108,26 @@ fn direction(text: &Analysis, j: usize) -> Option<&'static str> {
     // Normalised once: this runs for every word of every sentence weighed, and normalising the
     // verb list on each call made the whole judge ten times slower.
     static PHRASAL: OnceLock<HashSet<String>> = OnceLock::new();
+    // A vote's "for" and "against" are its support and its opposition: "voted against the
+    // scheme" flips "voted for the scheme" (the words alone are too common to be opposites).
+    static VOTE: OnceLock<(String, String, String)> = OnceLock::new();
+    let (vote, support, oppose) = VOTE.get_or_init(|| {
+        (
+            normalise("voted").form,
+            normalise("support").form,
+            normalise("oppose").form,
+        )
+    });
+    if let Some(side @ ("for" | "against")) = text.form(j) {
+        let after_vote = j.checked_sub(1).and_then(|p| text.form(p)) == Some(vote.as_str());
+        return after_vote.then(|| {
+            if side == "for" {
+                support.as_str()
+            } else {
+                oppose.as_str()
+            }
+        });
+    }
     let moved = match text.form(j)? {
         "up" | "down" => text.form(j)?,
         _ => return None,
@@ -190,6 +210,11 @@ mod tests {
             (
                 "The Labour Party gained seats in the local elections.",
                 "The Labour Party lost 312 seats in the local elections.",
+            ),
+            // A vote's sides.
+            (
+                "Alan Drummond voted against the Copse Farm scheme.",
+                "Alan Drummond voted for the scheme, arguing that the town needed homes.",
             ),
             // The claim's word elsewhere, about something else.
             (

@@ -577,10 +577,11 @@ pub fn align(
         }
     }
 
-    // Both names there, but traded around the claim's verb ("LinkedIn acquired Microsoft"
-    // against "Microsoft acquired LinkedIn"): the sentence's agent stands in the claim's.
+    // The claim's names there, but another name in one of their roles around the claim's verb
+    // ("LinkedIn acquired Microsoft" or "Google acquired Beats, outbidding Apple" against
+    // "Microsoft acquired LinkedIn", "Apple acquired Beats"): see `roles`.
     if entity_conflict.is_none() {
-        if let Some((c, s)) = roles::swapped(claim, sentence) {
+        if let Some((c, s)) = roles::conflict(claim, sentence) {
             rest_coverage = rest(Some(c));
             entity_conflict = Some((c, s));
         }

@@ -8,7 +8,7 @@
 
 use std::sync::OnceLock;
 
-use super::analyse::{Analysis, Entity};
+use super::analyse::{is_acronym, Analysis, Break, Entity};
 use super::lex::{forms_of, is_stopword};
 use super::lexicon::SYMMETRIC_RELATIONS;
 
@@ -84,6 +84,17 @@ fn frame_between<'a>(
     if content.len() > RELATION_WORDS {
         return None;
     }
+    // A noun the first name stands before, itself the subject of a verb that follows ("the
+    // Low Water tour is at ..."), is what the name classifies, not the verb.
+    let auxiliary = |i: usize| {
+        matches!(
+            text.form(i),
+            Some("is" | "was" | "are" | "were" | "has" | "had" | "have" | "will" | "would")
+        )
+    };
+    if before.span.end == at && auxiliary(at + 1) {
+        return None;
+    }
     let (pre, post) = (before.span.end..at, at + 1..after.span.start);
     if pre.len() > GAP || post.len() > AFTER_VERB {
         return None;
@@ -124,9 +135,12 @@ fn same(a: &Entity, b: &Entity) -> bool {
     a.forms.iter().all(|f| b.forms.contains(f)) || b.forms.iter().all(|f| a.forms.contains(f))
 }
 
-/// The claim's agent and the sentence's name in its place, when the sentence frames the claim's
-/// two names around the claim's verb the other way round.
-pub fn swapped<'a>(
+/// The claim's name and the sentence's name in its role, when the sentence frames the claim's
+/// relation with another filler: the two names the other way round ("LinkedIn acquired
+/// Microsoft" against "Microsoft acquired LinkedIn"), or one of them replaced by a name the
+/// claim does not have ("Google acquired Beats, outbidding Apple" against "Apple acquired
+/// Beats"), however the sentence goes on to mention the claim's own.
+pub fn conflict<'a>(
     claim: &'a Analysis,
     sentence: &'a Analysis,
 ) -> Option<(&'a Entity, &'a Entity)> {
@@ -134,19 +148,55 @@ pub fn swapped<'a>(
     if theirs.is_empty() {
         return None;
     }
-    frames(claim).into_iter().find_map(|c| {
+    let claim_names: Vec<&Entity> = claim
+        .unconfirmed_opener()
+        .into_iter()
+        .chain(&claim.entities)
+        .collect();
+    let the_claim_s = |e: &Entity| claim_names.iter().any(|c| same(c, e));
+    for c in frames(claim) {
         if same(c.agent, c.patient) {
-            return None;
+            continue;
         }
-        theirs
+        for s in theirs
             .iter()
-            .find(|s| {
-                c.relation.iter().all(|r| s.relation.contains(r))
-                    && same(s.agent, c.patient)
-                    && same(s.patient, c.agent)
-            })
-            .map(|s| (c.agent, s.agent))
-    })
+            .filter(|s| c.relation.iter().all(|r| s.relation.contains(r)))
+        {
+            if same(s.agent, c.patient) && same(s.patient, c.agent) {
+                return Some((c.agent, s.agent));
+            }
+            // One filler the same, the other a name the claim lacks, standing alone in its
+            // role ("Apple and Google acquired Beats" shares the acquiring).
+            // A rival has the name's shape: an acronym ("GPU") is a part or a standard, not
+            // another maker of the claim's act.
+            let rival = |theirs: &Entity, ours: &Entity| {
+                !the_claim_s(theirs)
+                    && !coordinated(sentence, theirs)
+                    && is_acronym(&theirs.text) == is_acronym(&ours.text)
+            };
+            if same(s.patient, c.patient) && rival(s.agent, c.agent) {
+                return Some((c.agent, s.agent));
+            }
+            if same(s.agent, c.agent) && rival(s.patient, c.patient) {
+                return Some((c.patient, s.patient));
+            }
+        }
+    }
+    None
+}
+
+/// Whether a name stands in a list with another ("Apple and Google", "Beats, Shazam"): it
+/// then shares its role rather than filling it alone. A comma lists only between two names
+/// ("In 2014, Google acquired Beats" lists nothing).
+fn coordinated(text: &Analysis, name: &Entity) -> bool {
+    let conjunction = |i: usize| matches!(text.form(i), Some("and" | "or"));
+    let comma = |i: usize| text.breaks.get(i).copied().flatten() == Some(Break::Comma);
+    let in_a_name = |i: usize| text.entities.iter().any(|e| e.span.contains(&i));
+    let before = name.span.start.checked_sub(1);
+    let after = name.span.end;
+    before.is_some_and(|b| conjunction(b) || (comma(b) && b.checked_sub(1).is_some_and(in_a_name)))
+        || conjunction(after)
+        || (comma(after) && in_a_name(after + 1))
 }
 
 #[cfg(test)]
@@ -155,7 +205,7 @@ mod tests {
 
     fn swap(claim: &str, sentence: &str) -> Option<(String, String)> {
         let (claim, sentence) = (Analysis::new(claim), Analysis::new(sentence));
-        swapped(&claim, &sentence).map(|(c, s)| (c.text.clone(), s.text.clone()))
+        conflict(&claim, &sentence).map(|(c, s)| (c.text.clone(), s.text.clone()))
     }
 
     #[test]
@@ -221,6 +271,43 @@ mod tests {
             swap(
                 "Halvern Pharma licensed the antibody from Novexa Therapeutics.",
                 "Novexa Therapeutics has sold the antibody to Halvern Pharma."
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn another_name_in_one_of_the_claim_s_roles_conflicts_with_it() {
+        let claim = "In 2014 Apple acquired Beats for $3 billion.";
+        assert_eq!(
+            swap(claim, "In 2014, Google acquired Beats, outbidding Apple."),
+            Some(("Apple".into(), "Google".into()))
+        );
+        assert_eq!(
+            swap(claim, "In 2014 Apple acquired Shazam after losing Beats."),
+            Some(("Beats".into(), "Shazam".into()))
+        );
+        // Sharing the role with another name, or the claim's other name in it, is no rival.
+        assert_eq!(
+            swap(claim, "In 2014 Apple and Google acquired Beats."),
+            None
+        );
+        assert_eq!(
+            swap(claim, "In 2014 Apple acquired Shazam and Beats."),
+            None
+        );
+        // Nor a part named by an acronym, nor the noun a name classifies.
+        assert_eq!(
+            swap(
+                "In tests the Tessel Nova runs Genshin Impact at 60 frames per second.",
+                "In tests its GPU runs Genshin Impact at 60 frames per second."
+            ),
+            None
+        );
+        assert_eq!(
+            swap(
+                "Its biggest date the Low Water tour is at Brackenford Corn Exchange.",
+                "Its first date the Low Water tour opens at Kestrel Bay Pavilion."
             ),
             None
         );

@@ -968,14 +968,14 @@ fn is_demonym(entity: &Entity) -> bool {
 
 /// A people's adjective, listed ("Dutch", "British") or of the usual shape ("Romanian",
 /// "Maltese", "Kurdish").
-fn people_adjective(entity: &Entity) -> bool {
+pub(super) fn people_adjective(entity: &Entity) -> bool {
     let text = entity.text.trim().to_lowercase();
     is_demonym(entity)
         || (!text.contains(' ') && ["ian", "ese", "ish"].iter().any(|e| text.ends_with(e)))
 }
 
 /// A name that is a street or a square ("Mill Street", "Harbour Road", "Quay Square").
-fn is_address(entity: &Entity) -> bool {
+pub(super) fn is_address(entity: &Entity) -> bool {
     const KINDS: &[&str] = &["street", "road", "avenue", "lane", "square", "boulevard"];
     entity
         .text
@@ -985,7 +985,7 @@ fn is_address(entity: &Entity) -> bool {
 }
 
 /// A name that is a country (or its people's adjective, normalised to the country).
-fn is_country(entity: &Entity) -> bool {
+pub(super) fn is_country(entity: &Entity) -> bool {
     entity
         .forms
         .iter()

@@ -11,6 +11,7 @@
 
 use std::sync::OnceLock;
 
+use super::align::{is_address, is_country, people_adjective};
 use super::analyse::{is_acronym, Analysis, Break, Entity};
 use super::lex::{forms_of, is_stopword};
 use super::lexicon::SYMMETRIC_RELATIONS;
@@ -170,9 +171,7 @@ pub fn conflict<'a>(
             // A rival has the name's shape: an acronym ("GPU") is a part or a standard, not
             // another maker of the claim's act.
             let rival = |theirs: &Entity, ours: &Entity| {
-                !the_claim_s(theirs)
-                    && !coordinated(sentence, theirs)
-                    && is_acronym(&theirs.text) == is_acronym(&ours.text)
+                !the_claim_s(theirs) && !coordinated(sentence, theirs) && same_shape(theirs, ours)
             };
             if same(s.patient, c.patient) && rival(s.agent, c.agent) {
                 return Some((c.agent, s.agent));
@@ -251,10 +250,20 @@ fn acts_conflict<'a>(
             .find(|s| {
                 !the_claim_s(s.agent)
                     && !coordinated(sentence, s.agent)
-                    && is_acronym(&s.agent.text) == is_acronym(&c.agent.text)
+                    && same_shape(s.agent, c.agent)
             })
             .map(|s| (c.agent, s.agent))
     })
+}
+
+/// Whether `theirs` can stand in the place of `ours`, as the judge's other rivals must: an
+/// acronym only for an acronym ("its GPU runs" names a part, not another maker), a people's
+/// adjective only for a country ("their Dutch rider won" names no rival of Lena Vos), an
+/// address only for an address.
+fn same_shape(theirs: &Entity, ours: &Entity) -> bool {
+    is_acronym(&theirs.text) == is_acronym(&ours.text)
+        && (!people_adjective(theirs) || is_country(ours))
+        && is_address(theirs) == is_address(ours)
 }
 
 /// Whether a name stands in a list with another ("Apple and Google", "Beats, Shazam"): it

@@ -292,7 +292,14 @@ impl Analysis {
             }
             // "May" the month is content; "may" the verb is not.
             let month = word == "may" && !initial[i] && lexeme.text.starts_with('M');
+            // "is located in Paris", "is situated on the Seine": the preposition says where,
+            // and the verb adds nothing a sentence that only says "in Paris" leaves out.
+            let placing = matches!(word, "located" | "situated")
+                && lower
+                    .get(i + 1)
+                    .is_some_and(|w| matches!(w.as_str(), "in" | "on" | "at" | "near"));
             let is_content = (month || !is_stopword(word))
+                && !placing
                 && !lexicon::NEGATIONS.contains(&word)
                 && !contrast
                 && !lexicon::DENIALS.contains(&word)
@@ -1442,6 +1449,14 @@ mod tests {
             .find(|e| e.text.contains("Drug"))
             .expect("the agency");
         assert!(claim.names(back));
+    }
+
+    #[test]
+    fn a_verb_of_placing_before_its_preposition_is_not_content() {
+        let a = Analysis::new("The Eiffel Tower is located in Paris.");
+        assert!(!a.content.iter().any(|(f, _)| f.starts_with("locat")));
+        let a = Analysis::new("Police located the suspect in Paris.");
+        assert!(a.content.iter().any(|(f, _)| f.starts_with("locat")));
     }
 
     #[test]

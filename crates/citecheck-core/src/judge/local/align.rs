@@ -170,6 +170,16 @@ impl Alignment {
         {
             return 0.0;
         }
+        // A denial in a sentence that leaves out the claim's rank denies something else: "found
+        // nowhere else in the world" says nothing against "the deepest lake in the world".
+        if self.polarity_differs()
+            && self.reversed.is_none()
+            && self.rank_unstated.is_some()
+            && !self.number_conflict()
+            && self.entity_conflict.is_none()
+        {
+            return 0.0;
+        }
         if self.number_conflict() || self.polarity_differs() {
             return self.rest_coverage;
         }

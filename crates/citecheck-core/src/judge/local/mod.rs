@@ -805,6 +805,18 @@ mod tests {
     }
 
     #[test]
+    fn a_denial_beside_a_rank_the_sentence_leaves_out_denies_something_else() {
+        let page = "Lake Baikal is home to more than 1,700 species of plants and animals, \
+                    two-thirds of which are found nowhere else in the world.";
+        let j = judged("Lake Baikal is the deepest lake in the world.", &[page]);
+        assert_ne!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+        // A denial of the rank itself still contradicts it.
+        let page = "Lake Baikal is not the deepest lake in the world.";
+        let j = judged("Lake Baikal is the deepest lake in the world.", &[page]);
+        assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+    }
+
+    #[test]
     fn a_season_is_dated_by_the_year_it_ends_in() {
         let page = "Leicester City won the 2015-16 Premier League title as 5,000-1 outsiders.";
         let j = judged(

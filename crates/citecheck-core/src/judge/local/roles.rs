@@ -40,15 +40,19 @@ struct Frame<'a> {
     patient: &'a Entity,
 }
 
-/// The frames of a text, agent first whatever the voice.
-/// A capitalised word opening the text counts as a name here even when the page did not
-/// confirm it: a frame is only read when its two names are the claim's.
-fn frames(text: &Analysis) -> Vec<Frame<'_>> {
-    let names: Vec<&Entity> = text
-        .unconfirmed_opener()
+/// The names of a text in order. A capitalised word opening the text counts as a name here
+/// even when the page did not confirm it: a frame is only read when its names are the claim's
+/// or stand in the claim's roles.
+fn names(text: &Analysis) -> Vec<&Entity> {
+    text.unconfirmed_opener()
         .into_iter()
         .chain(&text.entities)
-        .collect();
+        .collect()
+}
+
+/// The frames of a text, agent first whatever the voice.
+fn frames(text: &Analysis) -> Vec<Frame<'_>> {
+    let names = names(text);
     let mut out = Vec::new();
     for (before, after) in names.iter().zip(names.iter().skip(1)) {
         if let Some(frame) = frame_between(text, before, after) {
@@ -149,11 +153,7 @@ pub fn conflict<'a>(
     sentence: &'a Analysis,
 ) -> Option<(&'a Entity, &'a Entity)> {
     let theirs = frames(sentence);
-    let claim_names: Vec<&Entity> = claim
-        .unconfirmed_opener()
-        .into_iter()
-        .chain(&claim.entities)
-        .collect();
+    let claim_names = names(claim);
     let the_claim_s = |e: &Entity| claim_names.iter().any(|c| same(c, e));
     for c in frames(claim) {
         if same(c.agent, c.patient) {
@@ -184,9 +184,8 @@ pub fn conflict<'a>(
     acts_conflict(claim, sentence, &the_claim_s)
 }
 
-/// One name doing something, whatever it is done to: the subject before its verb ("Kiprono
-/// won") or the agent after a passive's "by" ("was won by Kiprono", "directed by Bong
-/// Joon-ho").
+/// One name doing something, whatever it is done to: the agent after a passive's "by" ("was
+/// won by Kiprono", "directed by Bong Joon-ho").
 #[derive(Debug, Clone, Copy)]
 struct Act<'a> {
     agent: &'a Entity,
@@ -195,11 +194,7 @@ struct Act<'a> {
 
 /// The acts of a text.
 fn acts(text: &Analysis) -> Vec<Act<'_>> {
-    let names: Vec<&Entity> = text
-        .unconfirmed_opener()
-        .into_iter()
-        .chain(&text.entities)
-        .collect();
+    let names = names(text);
     let content = |i: usize| {
         text.form(i)
             .filter(|f| !is_stopword(f) && text.is_lowercase(i))

@@ -152,36 +152,44 @@ pub fn conflict<'a>(
     claim: &'a Analysis,
     sentence: &'a Analysis,
 ) -> Option<(&'a Entity, &'a Entity)> {
-    let theirs = frames(sentence);
+    // The claim first: most claims frame nothing, and then no sentence need be read.
+    let our_frames = frames(claim);
+    let our_acts = acts(claim);
+    if our_frames.is_empty() && our_acts.is_empty() {
+        return None;
+    }
     let claim_names = names(claim);
-    let the_claim_s = |e: &Entity| claim_names.iter().any(|c| same(c, e));
-    for c in frames(claim) {
-        if same(c.agent, c.patient) {
-            continue;
-        }
-        for s in theirs
-            .iter()
-            .filter(|s| c.relation.iter().all(|r| s.relation.contains(r)))
-        {
-            if same(s.agent, c.patient) && same(s.patient, c.agent) {
-                return Some((c.agent, s.agent));
+    // A rival is a name the claim lacks, standing alone in its role ("Apple and Google
+    // acquired Beats" shares the acquiring), with the shape of the name it replaces.
+    let rival = |theirs: &Entity, ours: &Entity| {
+        !claim_names.iter().any(|c| same(c, theirs))
+            && !coordinated(sentence, theirs)
+            && same_shape(theirs, ours)
+    };
+    if !our_frames.is_empty() {
+        let their_frames = frames(sentence);
+        for c in our_frames {
+            if same(c.agent, c.patient) {
+                continue;
             }
-            // One filler the same, the other a name the claim lacks, standing alone in its
-            // role ("Apple and Google acquired Beats" shares the acquiring).
-            // A rival has the name's shape: an acronym ("GPU") is a part or a standard, not
-            // another maker of the claim's act.
-            let rival = |theirs: &Entity, ours: &Entity| {
-                !the_claim_s(theirs) && !coordinated(sentence, theirs) && same_shape(theirs, ours)
-            };
-            if same(s.patient, c.patient) && rival(s.agent, c.agent) {
-                return Some((c.agent, s.agent));
-            }
-            if same(s.agent, c.agent) && rival(s.patient, c.patient) {
-                return Some((c.patient, s.patient));
+            for s in their_frames
+                .iter()
+                .filter(|s| c.relation.iter().all(|r| s.relation.contains(r)))
+            {
+                if same(s.agent, c.patient) && same(s.patient, c.agent) {
+                    return Some((c.agent, s.agent));
+                }
+                // One filler the same, the other a rival.
+                if same(s.patient, c.patient) && rival(s.agent, c.agent) {
+                    return Some((c.agent, s.agent));
+                }
+                if same(s.agent, c.agent) && rival(s.patient, c.patient) {
+                    return Some((c.patient, s.patient));
+                }
             }
         }
     }
-    acts_conflict(claim, sentence, &the_claim_s)
+    acts_conflict(&our_acts, sentence, &rival)
 }
 
 /// One name doing something, whatever it is done to: the agent after a passive's "by" ("was
@@ -222,31 +230,26 @@ fn acts(text: &Analysis) -> Vec<Act<'_>> {
     out
 }
 
-/// The claim's agent and the sentence's name in its place, when the sentence has the claim's
-/// act done by a name the claim lacks and never by the claim's agent ("The film was directed
-/// by Bong Joon-ho and produced by Kwak Sin-ae" against "The film was directed by Kwak
-/// Sin-ae").
+/// The claim's agent and the sentence's name in its place, when the sentence has one of the
+/// claim's acts done by a rival and never by the claim's agent ("The film was directed by Bong
+/// Joon-ho and produced by Kwak Sin-ae" against "The film was directed by Kwak Sin-ae").
 fn acts_conflict<'a>(
-    claim: &'a Analysis,
+    ours: &[Act<'a>],
     sentence: &'a Analysis,
-    the_claim_s: &dyn Fn(&Entity) -> bool,
+    rival: &dyn Fn(&Entity, &Entity) -> bool,
 ) -> Option<(&'a Entity, &'a Entity)> {
-    let theirs = acts(sentence);
-    if theirs.is_empty() {
+    if ours.is_empty() {
         return None;
     }
-    acts(claim).into_iter().find_map(|c| {
+    let theirs = acts(sentence);
+    ours.iter().find_map(|c| {
         let same_act: Vec<&Act<'_>> = theirs.iter().filter(|s| s.verb == c.verb).collect();
         if same_act.iter().any(|s| same(s.agent, c.agent)) {
             return None;
         }
         same_act
             .into_iter()
-            .find(|s| {
-                !the_claim_s(s.agent)
-                    && !coordinated(sentence, s.agent)
-                    && same_shape(s.agent, c.agent)
-            })
+            .find(|s| rival(s.agent, c.agent))
             .map(|s| (c.agent, s.agent))
     })
 }

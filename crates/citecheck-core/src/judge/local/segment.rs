@@ -234,14 +234,13 @@ fn push_trimmed(
 fn sentence_ends(text: &str) -> Vec<usize> {
     let chars: Vec<(usize, char)> = text.char_indices().collect();
     let mut ends = Vec::new();
+    let spaced = |k: Option<usize>| k.and_then(|k| chars.get(k)).is_some_and(|&(_, n)| n == ' ');
     let mut i = 0;
     while i < chars.len() {
         let (at, c) = chars[i];
         // A middle dot or bullet between spaces separates the items of a summary line
         // ("operating profit £52.1m (-9%) · net profit £31.7m (-23%)"): each item is a unit,
         // so one item's figure is not read as another's.
-        let spaced =
-            |k: Option<usize>| k.and_then(|k| chars.get(k)).is_some_and(|&(_, n)| n == ' ');
         if ITEM_SEPARATORS.contains(&c) && spaced(i.checked_sub(1)) && spaced(Some(i + 1)) {
             ends.push(at);
             i += 1;

@@ -11,7 +11,7 @@ use super::clause;
 use super::compare::{self, NumberFit};
 use super::lex::{forms_of, is_stopword};
 use super::lexicon::{self, Dimension};
-use super::numbers::{Measure, Quantity};
+use super::numbers::{tally_pairs, Measure, Quantity};
 use super::opposite;
 use super::prospect;
 use super::{comparison, rank, roles};
@@ -84,9 +84,15 @@ pub struct Credit {
     pub weight: f64,
     /// In `[0, 1]`.
     pub credit: f64,
+    /// The credit without the lift of the page's subject ([`Topic`]): what a conflict's
+    /// coverage counts.
+    pub plain: f64,
     /// The claim lexeme of a content word that may be matched by meaning; `None` for a
     /// quantity or a word of a name, which must match as written.
     pub word: Option<usize>,
+    /// Part of the slot the sentence flips (a conflicting number, the replaced name's words,
+    /// the word stated the other way round): left out of the rest a conflict must cover.
+    pub in_slot: bool,
 }
 
 impl Alignment {
@@ -286,7 +292,7 @@ pub fn align(
 ) -> Alignment {
     // The clause the claim is about, when the sentence sets subjects side by side.
     let bound = clause::bound(claim, sentence);
-    let numbers: Vec<NumberFit> = claim
+    let mut numbers: Vec<NumberFit> = claim
         .quantities
         .iter()
         .map(|q| match number_fit(claim, q, sentence, bound) {
@@ -307,6 +313,7 @@ pub fn align(
             fit => fit,
         })
         .collect();
+    fit_tallies(claim, sentence, &mut numbers);
     // Another model of the claim's name ("the RTX 4090 launched at $1,599" against "the RTX
     // 4080 launched at $1,199"), or another year with another figure ("1.81 million vehicles
     // in 2023" against "1.31 million in 2022"): the sentence is about another thing or
@@ -626,23 +633,30 @@ pub fn align(
     let sentence_negated =
         negated(sentence, claim, bound, true, true) || denied_elsewhere_too(claim, sentence, bound);
     let in_name = |at: usize| claim.entities.iter().any(|e| e.span.contains(&at));
+    let slot_name = entity_conflict.map(|(c, _)| c);
     let items = credits
         .iter()
-        .map(|(item, credit)| match item {
+        .zip(&plain)
+        .map(|((item, credit), (_, plain))| match item {
             Item::Word(form) => Credit {
                 weight: weights.of(form),
                 credit: *credit,
+                plain: *plain,
                 word: claim
                     .content
                     .iter()
                     .find(|(f, _)| f == form)
                     .map(|(_, at)| *at)
                     .filter(|at| !in_name(*at)),
+                in_slot: slot_name.is_some_and(|c| c.forms.contains(form))
+                    || reversed.as_deref() == Some(form.as_str()),
             },
-            Item::Number(_) => Credit {
+            Item::Number(k) => Credit {
                 weight: weights.rare(),
                 credit: *credit,
+                plain: *plain,
                 word: None,
+                in_slot: numbers[*k] == NumberFit::Conflict,
             },
         })
         .collect();
@@ -665,6 +679,38 @@ pub fn align(
 /// The claim's word that a contrast sets aside while the sentence's contrast sets aside the
 /// other arm: "treated with rest rather than surgery" against "Rather than rest it ..., she
 /// chose surgery". Both deny something, so their polarity agrees, but not over the same thing.
+/// A score or a tally ("won 3-1", "voted 7-2") is read as a whole against the sentence's:
+/// the same two numbers (in either order: "lost 1-3") state it, and another score, when it is
+/// the sentence's only one, conflicts with it in the numbers that differ. Read number by
+/// number, "3-1" against "3-2" had two candidates for its 1 and conflicted with nothing.
+fn fit_tallies(claim: &Analysis, sentence: &Analysis, numbers: &mut [NumberFit]) {
+    let theirs = tally_pairs(&sentence.quantities);
+    let values =
+        |(a, b): (usize, usize)| (sentence.quantities[a].value, sentence.quantities[b].value);
+    for (a, b) in tally_pairs(&claim.quantities) {
+        let (x, y) = (claim.quantities[a].value, claim.quantities[b].value);
+        let fits = |p: f64, q: f64| {
+            if p == q {
+                NumberFit::Match
+            } else {
+                NumberFit::Conflict
+            }
+        };
+        if theirs
+            .iter()
+            .map(|&pair| values(pair))
+            .any(|pair| pair == (x, y) || pair == (y, x))
+        {
+            numbers[a] = NumberFit::Match;
+            numbers[b] = NumberFit::Match;
+        } else if let [only] = theirs[..] {
+            let (p, q) = values(only);
+            numbers[a] = fits(x, p);
+            numbers[b] = fits(y, q);
+        }
+    }
+}
+
 fn contrast_swapped(claim: &Analysis, sentence: &Analysis) -> Option<String> {
     let contrasted = |text: &Analysis| -> Vec<(String, usize)> {
         text.cues

@@ -170,6 +170,7 @@ fn as_share(q: &Quantity) -> Option<Quantity> {
         tolerance: 0.5,
         measure: Measure::Unit(percent()),
         share: None,
+        tally: false,
         // Worked out, not written: no digits of its own to take a precision from.
         text: String::new(),
         ..q.clone()
@@ -220,6 +221,10 @@ pub fn same_slot(a: &Quantity, b: &Quantity, loose: bool) -> bool {
     // "almost ten minutes" against "nearly three minutes longer than": a value and a
     // difference of two values are two slots.
     if a.difference != b.difference {
+        return false;
+    }
+    // A score or a tally is a slot of its own: "game seven" is not the 3 of "a 3-2 win".
+    if a.tally != b.tally {
         return false;
     }
     // A share is no count above a hundred: "nine-tenths full" cannot be the crowd of 10,926.

@@ -55,6 +55,10 @@ pub struct Quantity {
     /// A part of a whole the text gives beside it ("420 of the 1,150 jobs"): the part's share
     /// of the whole in percent, which a claim's share ("more than a third of the jobs") states.
     pub share: Option<f64>,
+    /// One of two whole numbers joined by a dash ("won 3-2", "voted 7-2", "a 4\u{2013}1
+    /// defeat"): a score or a tally, which conflicts only with another score or tally, not
+    /// with a count that happens to be bare ("game seven").
+    pub tally: bool,
 }
 
 /// How far a part of one unit ("a third of a mile") may be from the exact fraction: a writer
@@ -107,6 +111,7 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
                     identifier: false,
                     difference: difference_at(&lower, next),
                     share: None,
+                    tally: false,
                 },
                 1.0,
                 next,
@@ -237,6 +242,7 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
                     || ratio_at(&lower, after.max(i + 1))
                     || increment_at(&lower, i),
                 share: None,
+                tally: false,
             },
             scale,
             next,
@@ -249,6 +255,7 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
     resolve_later_years(&lower, &mut out);
     resolve_seasons(lexemes, &mut out);
     mark_shares(&lower, &mut out);
+    mark_tallies(lexemes, &mut out);
     out.into_iter().map(|(q, _, _)| q).collect()
 }
 
@@ -269,6 +276,47 @@ fn absorb_margins(lower: &[String], found: &mut Vec<(Quantity, f64, usize)>) {
         }
         k += 1;
     }
+}
+
+/// "3-2", "7\u{2013}2": two whole numbers with nothing but a dash between them, neither a year
+/// nor a measure with a unit, are a score or a tally (see [`Quantity::tally`]).
+fn mark_tallies(lexemes: &[Lexeme<'_>], found: &mut [(Quantity, f64, usize)]) {
+    let plain = |q: &Quantity| {
+        matches!(q.measure, Measure::Bare | Measure::Noun(_))
+            && !q.compound
+            && q.value.fract() == 0.0
+            && q.value >= 0.0
+            && q.bound.is_none()
+    };
+    let dash = |at: usize| {
+        lexemes
+            .get(at)
+            .is_some_and(|l| matches!(l.text, "-" | "\u{2013}" | "\u{2014}"))
+    };
+    for k in 1..found.len() {
+        let (before, after) = found.split_at_mut(k);
+        let (first, _, _) = &mut before[k - 1];
+        let (second, _, _) = &mut after[0];
+        let end = first.span.end;
+        let joined = (second.at == end && lexemes.get(end).is_some_and(|l| l.hyphenated))
+            || (second.at == end + 1 && dash(end));
+        if joined && first.at + 1 == end && plain(first) && plain(second) {
+            first.tally = true;
+            second.tally = true;
+        }
+    }
+}
+
+/// The scores or tallies among `quantities` (see [`Quantity::tally`]): the indices of each
+/// one's two numbers.
+pub fn tally_pairs(quantities: &[Quantity]) -> Vec<(usize, usize)> {
+    (1..quantities.len())
+        .filter(|&k| {
+            let (first, second) = (&quantities[k - 1], &quantities[k]);
+            first.tally && second.tally && second.at <= first.span.end + 1
+        })
+        .map(|k| (k - 1, k))
+        .collect()
 }
 
 /// Words that may stand between a part and its whole: "420 of the 1,150", "three of its five".

@@ -33,21 +33,78 @@ pub fn coverage(
     claim: &Tokens,
     sentence: &Tokens,
 ) -> f64 {
-    let (mut got, mut total) = (0.0, 0.0);
-    for item in &alignment.items {
-        let soft = item
-            .word
-            .filter(|_| item.credit < 1.0)
-            .and_then(|at| claim_lexemes.get(at))
-            .map_or(0.0, |word| word_credit(word, claim, sentence));
-        got += item.weight * item.credit.max(soft);
-        total += item.weight;
+    let soft = credits(alignment, claim_lexemes, claim, sentence);
+    weighted(
+        alignment
+            .items
+            .iter()
+            .zip(&soft)
+            .map(|(item, soft)| (item.weight, item.credit.max(*soft))),
+    )
+    .unwrap_or(0.0)
+}
+
+/// What a sentence that flips one of the claim's slots covers of the rest when its words may be
+/// matched by meaning: the rest's coverage (without the page subject's lift, as a conflict's
+/// is counted) and the share of the claim's own words (its predicate: "awarded" for
+/// "received"). See [`coverage`] for the arguments.
+pub fn conflict_coverage(
+    alignment: &Alignment,
+    claim_lexemes: &[Range<usize>],
+    claim: &Tokens,
+    sentence: &Tokens,
+) -> SoftConflict {
+    let soft = credits(alignment, claim_lexemes, claim, sentence);
+    let both = || alignment.items.iter().zip(&soft);
+    let rest = weighted(
+        both()
+            .filter(|(item, _)| !item.in_slot)
+            .map(|(item, soft)| (item.weight, item.plain.max(*soft))),
+    );
+    let predicate = weighted(
+        both()
+            .filter(|(item, _)| item.word.is_some())
+            .map(|(item, soft)| (item.weight, item.credit.max(*soft))),
+    );
+    SoftConflict {
+        rest: rest.unwrap_or(0.0),
+        predicate: predicate.unwrap_or(1.0),
     }
-    if total > 0.0 {
-        got / total
-    } else {
-        0.0
-    }
+}
+
+/// A flipped slot's alignment read for meaning: see [`conflict_coverage`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SoftConflict {
+    pub rest: f64,
+    pub predicate: f64,
+}
+
+/// Each item's credit by meaning: 0 for a quantity, a word of a name and a word already
+/// matched as written.
+fn credits(
+    alignment: &Alignment,
+    claim_lexemes: &[Range<usize>],
+    claim: &Tokens,
+    sentence: &Tokens,
+) -> Vec<f64> {
+    alignment
+        .items
+        .iter()
+        .map(|item| {
+            item.word
+                .filter(|_| item.credit < 1.0)
+                .and_then(|at| claim_lexemes.get(at))
+                .map_or(0.0, |word| word_credit(word, claim, sentence))
+        })
+        .collect()
+}
+
+/// The weighted mean of `(weight, credit)` pairs; `None` when they weigh nothing.
+fn weighted(items: impl Iterator<Item = (f64, f64)>) -> Option<f64> {
+    let (got, total) = items.fold((0.0, 0.0), |(got, total), (weight, credit)| {
+        (got + weight * credit, total + weight)
+    });
+    (total > 0.0).then(|| got / total)
 }
 
 /// The credit of the claim word at byte range `word`: its pieces' best matches in `sentence`,
@@ -107,7 +164,9 @@ mod tests {
         let word = |at, credit| Credit {
             weight: 1.0,
             credit,
+            plain: credit,
             word: Some(at),
+            in_slot: false,
         };
         let a = alignment(vec![word(0, 0.0), word(1, 0.5)]);
         // "big" earns 1 by meaning, "car" keeps its lexical 0.5.
@@ -115,7 +174,9 @@ mod tests {
         let number = Credit {
             weight: 1.0,
             credit: 0.0,
+            plain: 0.0,
             word: None,
+            in_slot: false,
         };
         let a = alignment(vec![word(0, 1.0), number]);
         assert!((coverage(&a, &lexemes, &claim, &sentence) - 0.5).abs() < 1e-9);

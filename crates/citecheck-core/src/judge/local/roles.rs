@@ -247,9 +247,17 @@ fn acts_conflict<'a>(
         if same_act.iter().any(|s| same(s.agent, c.agent)) {
             return None;
         }
+        // A rival in the claim agent's place, or the agent of another of the claim's acts:
+        // the two agents traded ("chosen by the Senate and confirmed by the President"
+        // against "nominated by the President and confirmed by the Senate").
+        let traded = |s: &Act<'_>| {
+            ours.iter()
+                .any(|o| o.verb != c.verb && same(o.agent, s.agent) && !same(o.agent, c.agent))
+                && !coordinated(sentence, s.agent)
+        };
         same_act
             .into_iter()
-            .find(|s| rival(s.agent, c.agent))
+            .find(|s| rival(s.agent, c.agent) || traded(s))
             .map(|s| (c.agent, s.agent))
     })
 }
@@ -415,6 +423,33 @@ mod tests {
             swap(
                 "The song was written by Paul McCartney.",
                 "The song was written by John Lennon and Paul McCartney in 1965."
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn two_passive_agents_traded_between_the_claim_s_acts_conflict() {
+        let claim = "The Chair is chosen by the Senate and confirmed by the President.";
+        assert_eq!(
+            swap(
+                claim,
+                "The Chair is nominated by the President and confirmed by the Senate."
+            ),
+            Some(("President".into(), "Senate".into()))
+        );
+        // Each agent in its own act, or the two sharing one.
+        assert_eq!(
+            swap(
+                "The Chair is nominated by the President and confirmed by the Senate.",
+                "The Chair is nominated by the President and confirmed by the Senate."
+            ),
+            None
+        );
+        assert_eq!(
+            swap(
+                "The film was written by Ann Lee and directed by Tom Park.",
+                "The film was written by Ann Lee and Tom Park and directed by Tom Park."
             ),
             None
         );

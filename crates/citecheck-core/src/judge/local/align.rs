@@ -431,6 +431,7 @@ pub fn align(
     // place: a flip of polarity, like a negation.
     let reversed = opposite::reversed(claim, sentence, bound)
         .or_else(|| comparison::reversed(claim, sentence))
+        .or_else(|| comparison::reversed_attribute(claim, sentence))
         .or_else(|| figures.and_then(|(word, agrees)| (!agrees).then_some(word)))
         .or_else(|| rank::outranked(claim, sentence))
         .or_else(|| contrast_swapped(claim, sentence));

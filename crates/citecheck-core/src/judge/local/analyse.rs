@@ -87,6 +87,10 @@ pub struct Analysis {
     /// By lexeme index: whether it is a superlative ("largest", "most", "best"), whose degree
     /// the normalised form loses.
     pub superlative: Vec<bool>,
+    /// By lexeme index: +1 for a word of "more" as written ("higher", "more", "larger"), -1
+    /// for one of "less" ("lower", "fewer"), 0 otherwise; normalised forms lose the degree
+    /// ("smaller" and "small" are one form).
+    pub degree: Vec<i8>,
     /// Holds "until" or "till": says something went on until a time, the same as saying it
     /// stopped then (read loosely: any "until" in the text counts).
     pub continues_until: bool,
@@ -389,6 +393,18 @@ impl Analysis {
                 })
             });
         let superlative = lower.iter().map(|w| is_superlative(w)).collect();
+        let degree = lower
+            .iter()
+            .map(|w| {
+                if lexicon::MORE.contains(&w.as_str()) {
+                    1
+                } else if lexicon::LESS.contains(&w.as_str()) {
+                    -1
+                } else {
+                    0
+                }
+            })
+            .collect();
         let lowercase = lexemes
             .iter()
             .map(|l| l.kind == LexKind::Word && !written_as_name(l.text))
@@ -400,6 +416,7 @@ impl Analysis {
             lowercase,
             continues_until,
             superlative,
+            degree,
             clauses,
             comparative,
             aside,

@@ -155,6 +155,50 @@ pub fn reversed(claim: &Analysis, sentence: &Analysis) -> Option<String> {
     (c.direction * s.direction * order * senses < 0).then_some(c.word)
 }
 
+/// The claim's kin of "more" or "less" right before a noun ("a higher risk of liver disease",
+/// "more jobs") when the sentence sets a kin of the other direction right before the same noun
+/// ("a 21 percent lower risk", "fewer jobs"): the same quantity said to go the other way. Read
+/// only when the two compare with the same thing or either compares with nothing (the first
+/// content word after "than"); arms the other way round are [`reversed`]'s.
+pub fn reversed_attribute(claim: &Analysis, sentence: &Analysis) -> Option<String> {
+    if let (Some(a), Some(b)) = (other_arm(claim), other_arm(sentence)) {
+        if a != b {
+            return None;
+        }
+    }
+    let theirs: Vec<(i8, &str)> = (0..sentence.forms.len())
+        .filter_map(|j| attribute(sentence, j))
+        .collect();
+    // The sentence must say the noun goes only the other way: "a lower risk of liver disease,
+    // but a higher risk of stroke" is about two risks.
+    (0..claim.forms.len()).find_map(|i| {
+        let (d, noun) = attribute(claim, i)?;
+        let of_noun = || theirs.iter().filter(|(_, n)| *n == noun);
+        (of_noun().any(|(e, _)| *e != d) && of_noun().all(|(e, _)| *e != d))
+            .then(|| claim.form(i).map(str::to_string))
+            .flatten()
+    })
+}
+
+/// The first content word after "than", within [`ARM_REACH`]: what the text compares with.
+fn other_arm(text: &Analysis) -> Option<&str> {
+    let than = than_at(text)?;
+    text.forms[than + 1..]
+        .iter()
+        .take(ARM_REACH)
+        .flatten()
+        .find(|f| text.is_content(f))
+        .map(String::as_str)
+}
+
+/// A word of "more" (+1) or "less" (-1) at lexeme `i`, as written (not "small" or "large"),
+/// and the content word right after it.
+fn attribute(text: &Analysis, i: usize) -> Option<(i8, &str)> {
+    let direction = text.degree.get(i).copied().filter(|d| *d != 0)?;
+    let noun = text.form(i + 1).filter(|f| text.is_content(f))?;
+    Some((direction, noun))
+}
+
 /// The claim's comparative when the sentence, comparing without "than", gives the claim's
 /// other arm the lead: "a light roast holds more caffeine" against "dark roast contains more
 /// caffeine than light roast". Only "more" and "less" and their kin, with what the claim
@@ -359,6 +403,44 @@ mod tests {
             "The X3 is lighter than the X4.",
             "The X4 is heavier than the X3."
         ));
+    }
+
+    #[test]
+    fn a_word_of_more_against_one_of_less_before_the_same_noun_is_a_flip() {
+        let attribute = |claim: &str, sentence: &str| {
+            reversed_attribute(&Analysis::new(claim), &Analysis::new(sentence))
+        };
+        let page = "Drinkers had a 21 percent lower risk of liver disease than non-drinkers.";
+        assert!(attribute(
+            "Drinkers had a higher risk of liver disease than non-drinkers.",
+            page
+        )
+        .is_some());
+        assert!(attribute(
+            "The plant created more jobs.",
+            "The plant created fewer jobs."
+        )
+        .is_some());
+        // The same direction, another noun, a positive adjective ("small files" against "smaller
+        // for large files"), or a sentence that has the noun both ways.
+        assert!(attribute("Drinkers had a lower risk of liver disease.", page).is_none());
+        assert!(attribute("Drinkers had a higher rate of liver disease.", page).is_none());
+        assert!(attribute(
+            "Backups of small files are faster.",
+            "The gain is much smaller for large files."
+        )
+        .is_none());
+        assert!(attribute(
+            "Drinkers had a lower risk of liver disease.",
+            "Drinkers had a lower risk of liver disease but a higher risk of gout."
+        )
+        .is_none());
+        // Another thing compared with is another comparison.
+        assert!(attribute(
+            "Drinkers had a higher risk of gout than smokers.",
+            "Drinkers had a lower risk of gout than abstainers."
+        )
+        .is_none());
     }
 
     #[test]

@@ -1930,6 +1930,15 @@ mod tests {
     }
 
     #[test]
+    fn a_quantity_said_to_go_the_other_way_contradicts_the_claim() {
+        let j = judged(
+            "The study found that coffee drinkers had a higher risk of liver disease.",
+            &["Coffee drinkers in the study had a 21 percent lower risk of liver disease."],
+        );
+        assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+    }
+
+    #[test]
     fn a_score_is_read_as_a_whole_and_only_against_a_score() {
         let contradicted = judged(
             "Portland beat Leeds 3-1 in the final.",

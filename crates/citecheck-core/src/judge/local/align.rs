@@ -828,6 +828,9 @@ fn difference_of_two(q: &Quantity, sentence: &Analysis) -> bool {
             p.measure != Measure::Year
                 && !p.difference
                 && compare::comparable(&q.measure, &p.measure, false)
+                // The claim's own value less a sum far below rounding is that value again
+                // ("$3.8bn" and "$79 a barrel"), not a difference worked out.
+                && !compare::same(q, p)
         })
         .collect();
     kin.iter().enumerate().any(|(k, a)| {

@@ -10,6 +10,7 @@ use super::analyse::{Analysis, Break, CueKind, Entity};
 use super::clause;
 use super::compare::{self, NumberFit};
 use super::lex::forms_of;
+use super::lexicon;
 use super::numbers::{Measure, Quantity};
 
 /// Claim words either side of an entity that anchor it to a place in the sentence.
@@ -114,6 +115,26 @@ pub fn number_fit(
             .any(|m| from_to(sentence, p, m) || from_to(sentence, m, p))
     };
     let rival = |p: &&Quantity| other_value(p) && anchored(p) && !matching_end(p);
+    // The claim's value as one end of a change ("declined to $3.8bn") that the sentence gives
+    // as the other end ("fell from $3.8bn to $3.1bn", "fell 18% to $3.1bn from $3.8bn"): the
+    // claim's end holds the sentence's other value.
+    if let Some(end) = change_end(claim, q, true) {
+        let ends = |p: &Quantity| change_end(sentence, p, false);
+        let matching: Vec<&Quantity> = own.iter().filter(same).collect();
+        // The same end of a change states it, whatever the other end ("declined from $3.8bn"
+        // and "fell to $3.1bn from $3.8bn").
+        if matching.iter().any(|m| ends(m) == Some(end)) {
+            return NumberFit::Match;
+        }
+        let swapped = !matching.is_empty()
+            && matching.iter().all(|m| ends(m).is_some_and(|e| e != end))
+            && own.iter().any(|r| {
+                other_value(&r) && compare::same_slot(q, r, false) && ends(r) == Some(end)
+            });
+        if swapped {
+            return NumberFit::Conflict;
+        }
+    }
     if let Some(b) = bound {
         let in_bound = |p: &&Quantity| sentence.clauses.of(p.span.start) == Some(b);
         let (here, elsewhere): (Vec<&Quantity>, Vec<&Quantity>) =
@@ -340,6 +361,72 @@ fn from_to(sentence: &Analysis, a: &Quantity, b: &Quantity) -> bool {
     opens
         && sentence.form(a.span.end) == Some("to")
         && (a.span.end + 1..=a.span.end + 2).contains(&b.span.start)
+}
+
+/// Which end of a change the number `q` of `text` is: `To` after "to" ("fell 18% to $3.1bn"),
+/// `From` after "from", a hedge allowed between ("to about 700"). In a claim (`claim_side`),
+/// "to" counts only after a word of rise or fall ("declined to"), since "to" marks much else
+/// ("sold to 40 countries"); in a sentence, each end counts only beside the other end of the
+/// same change ("to $3.1bn from $3.8bn", "from 1,950 to 700").
+fn change_end(text: &Analysis, q: &Quantity, claim_side: bool) -> Option<ChangeEnd> {
+    let mut before = q.span.start.checked_sub(1)?;
+    if text
+        .form(before)
+        .is_some_and(|f| lexicon::HEDGES.contains(&f))
+    {
+        before = before.checked_sub(1)?;
+    }
+    let end = match text.form(before)? {
+        "to" => ChangeEnd::To,
+        "from" => ChangeEnd::From,
+        _ => return None,
+    };
+    if claim_side {
+        let changes = change_words();
+        let moved = (before.saturating_sub(CHANGE_REACH)..before)
+            .any(|i| text.form(i).is_some_and(|f| changes.iter().any(|c| c == f)));
+        return (end == ChangeEnd::From || moved).then_some(end);
+    }
+    // The other end, in either order: "from X to Y" or "to Y from X".
+    let other = text.quantities.iter().any(|p| {
+        p.span != q.span
+            && match end {
+                ChangeEnd::To => from_to(text, p, q) || to_from(text, q, p),
+                ChangeEnd::From => from_to(text, q, p) || to_from(text, p, q),
+            }
+    });
+    other.then_some(end)
+}
+
+/// Whether the sentence's numbers `a` and `b` are a change's new and old value: "to a from b"
+/// (a hedge or an article may stand before `b`: "to 48,200 from about 57,900").
+fn to_from(sentence: &Analysis, a: &Quantity, b: &Quantity) -> bool {
+    let opens = a
+        .span
+        .start
+        .checked_sub(1)
+        .is_some_and(|p| sentence.form(p) == Some("to"));
+    let from = sentence.form(a.span.end) == Some("from");
+    opens && from && (a.span.end + 1..=a.span.end + 2).contains(&b.span.start)
+}
+
+/// The two ends of a change: see [`change_end`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ChangeEnd {
+    From,
+    To,
+}
+
+/// How far before its "to" a claim's word of change may sit ("fell by a fifth to").
+const CHANGE_REACH: usize = 4;
+
+/// Normalised words of rise and fall: the first pair of [`lexicon::OPPOSITES`].
+fn change_words() -> &'static [String] {
+    static WORDS: OnceLock<Vec<String>> = OnceLock::new();
+    WORDS.get_or_init(|| {
+        let (up, down) = lexicon::OPPOSITES[0];
+        forms_of(up).into_iter().chain(forms_of(down)).collect()
+    })
 }
 
 /// Whether two of the sentence's numbers are items of one list ("in 1978, 1981 and 1994"):

@@ -13,6 +13,7 @@ use super::lex::{forms_of, is_stopword};
 use super::lexicon::{self, Dimension};
 use super::numbers::{tally_pairs, Measure, Quantity};
 use super::opposite;
+use super::placing;
 use super::prospect;
 use super::{comparison, rank, roles};
 
@@ -434,6 +435,7 @@ pub fn align(
         .or_else(|| comparison::reversed_attribute(claim, sentence))
         .or_else(|| figures.and_then(|(word, agrees)| (!agrees).then_some(word)))
         .or_else(|| rank::outranked(claim, sentence))
+        .or_else(|| placing::misplaced(claim, sentence))
         .or_else(|| contrast_swapped(claim, sentence));
     // The slot that conflicts is not part of the "rest" that must align: a conflicting name's
     // words, a number that conflicts, a word the sentence states the opposite of.

@@ -41,6 +41,7 @@ mod lexicon;
 mod numbers;
 mod opposite;
 mod place;
+mod placing;
 mod prospect;
 mod rank;
 mod roles;

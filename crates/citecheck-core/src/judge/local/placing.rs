@@ -1,0 +1,129 @@
+//! A finishing place (pure): "Elif Demir won the 1500 metres title" against "Elif Demir ...
+//! faded ... to finish fourth in the 1500 metres", "Ibarra finished second in the time trial"
+//! against "Ibarra won the time trial". Where a competitor ended up is one slot: winning is
+//! first place, and the sentence that puts the claim's competitor in another place flips the
+//! claim like an opposite word (see `opposite`).
+//!
+//! A place is read only where a text states one in so many words: an ordinal right after a verb
+//! of finishing ("finished fourth", "came in second", "placed third"), or winning with an
+//! article after it ("won the title", "claimed the race"), so "won 24 titles" or "won 3-2"
+//! places no one. Its competitor is the nearest name before it with no other name between.
+
+use std::sync::OnceLock;
+
+use super::analyse::{Analysis, Entity};
+use super::lex::forms_of;
+use super::place::ordinal;
+
+/// Verbs an ordinal follows to give a finishing place ("finished fourth", "came second").
+const FINISHING: &[&str] = &["finish", "finished", "come", "came", "place", "placed"];
+/// Verbs of winning, when an article follows them ("won the title", "claimed the race").
+const WINNING: &[&str] = &["win", "won", "claim", "claimed"];
+/// How many lexemes after a verb of finishing its ordinal may sit ("came home in second").
+const ORDINAL_REACH: usize = 3;
+
+/// Normalised [`FINISHING`] and [`WINNING`].
+fn verbs() -> &'static (Vec<String>, Vec<String>) {
+    static VERBS: OnceLock<(Vec<String>, Vec<String>)> = OnceLock::new();
+    VERBS.get_or_init(|| (forms_of(FINISHING), forms_of(WINNING)))
+}
+
+/// A competitor's finishing place, and the lexeme of the word that gives it.
+#[derive(Debug, Clone, Copy)]
+struct Placing<'a> {
+    who: &'a Entity,
+    rank: u32,
+    at: usize,
+}
+
+/// The finishing places a text states.
+fn placings(text: &Analysis) -> Vec<Placing<'_>> {
+    let (finishing, winning) = verbs();
+    let mut out = Vec::new();
+    for (at, form) in text.forms.iter().enumerate() {
+        let Some(form) = form.as_deref() else {
+            continue;
+        };
+        let rank = if finishing.iter().any(|f| f == form) {
+            (at + 1..(at + 1 + ORDINAL_REACH).min(text.forms.len()))
+                .find_map(|j| text.form(j).and_then(ordinal))
+        } else if winning.iter().any(|w| w == form) && text.form(at + 1) == Some("the") {
+            Some(1)
+        } else {
+            None
+        };
+        let Some(rank) = rank else { continue };
+        // The competitor: the nearest name that ends before the verb.
+        let who = text
+            .entities
+            .iter()
+            .filter(|e| e.span.end <= at)
+            .max_by_key(|e| e.span.end);
+        if let Some(who) = who {
+            out.push(Placing { who, rank, at });
+        }
+    }
+    out
+}
+
+/// Whether two names are one: the words of one are all words of the other.
+fn same(a: &Entity, b: &Entity) -> bool {
+    a.forms.iter().all(|f| b.forms.contains(f)) || b.forms.iter().all(|f| a.forms.contains(f))
+}
+
+/// The claim's word of placing when the sentence puts the claim's competitor in another place
+/// and never in the claim's.
+pub fn misplaced(claim: &Analysis, sentence: &Analysis) -> Option<String> {
+    let ours = placings(claim);
+    if ours.is_empty() {
+        return None;
+    }
+    let theirs = placings(sentence);
+    ours.iter().find_map(|c| {
+        let same_competitor: Vec<&Placing<'_>> =
+            theirs.iter().filter(|s| same(s.who, c.who)).collect();
+        (!same_competitor.is_empty() && same_competitor.iter().all(|s| s.rank != c.rank))
+            .then(|| claim.form(c.at).map(str::to_string))
+            .flatten()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn flips(claim: &str, sentence: &str) -> bool {
+        misplaced(&Analysis::new(claim), &Analysis::new(sentence)).is_some()
+    }
+
+    #[test]
+    fn another_place_for_the_claim_s_competitor_is_a_flip() {
+        let page = "Elif Demir led into the final bend but faded over the last 80 metres to \
+                    finish fourth in the 1500 metres in Rome, as Norway's Ingrid Solberg \
+                    claimed the title in 3:58.21.";
+        assert!(flips("Elif Demir won the 1500 metres title in Rome.", page));
+        assert!(flips("Ingrid Solberg finished second in Rome.", page));
+        assert!(flips(
+            "Tomás Ibarra finished second in the closing time trial.",
+            "Tomás Ibarra won the closing time trial in Zurich by 14 seconds."
+        ));
+    }
+
+    #[test]
+    fn the_same_place_another_competitor_or_no_stated_place_is_no_flip() {
+        let page = "Elif Demir faded to finish fourth in the 1500 metres, as Ingrid Solberg \
+                    claimed the title.";
+        assert!(!flips("Ingrid Solberg won the 1500 metres title.", page));
+        assert!(!flips(
+            "Elif Demir finished fourth in the 1500 metres.",
+            page
+        ));
+        // Winning without an article places no one: a tally of titles, a score.
+        assert!(!flips(
+            "Serena Williams won 23 Grand Slam singles titles.",
+            "Serena Williams finished second at the WTA Finals."
+        ));
+        // A competitor the sentence does not place.
+        assert!(!flips("Mads Kjær won the time trial.", page));
+    }
+}

@@ -595,8 +595,10 @@ pub fn anchored(
     word_anchor || number_anchor
 }
 
-/// Whether a claim word next to `c` sits next to `s` in the sentence too.
+/// Whether a claim word next to `c` sits next to `s` in the sentence too. A wrapper before `s`
+/// ("from the people of France", "the government of Spain") is part of its place.
 pub fn anchored_by_words(claim: &Analysis, c: &Entity, sentence: &Analysis, s: &Entity) -> bool {
+    let span = wrapped(sentence, s);
     neighbours(claim, c.span.clone(), &c.forms, false)
         .into_iter()
         .any(|(form, side)| {
@@ -604,8 +606,45 @@ pub fn anchored_by_words(claim: &Analysis, c: &Entity, sentence: &Analysis, s: &
                 .forms
                 .iter()
                 .enumerate()
-                .any(|(i, f)| f.as_ref() == Some(&form) && fits(i, &s.span, side))
+                .any(|(i, f)| f.as_ref() == Some(&form) && fits(i, &span, side))
         })
+}
+
+/// Nouns that wrap a name without changing whose place it fills: "the people of France", "the
+/// government of Spain", "the city of Lyon".
+const NAME_WRAPPERS: &[&str] = &[
+    "people",
+    "government",
+    "city",
+    "town",
+    "state",
+    "republic",
+    "kingdom",
+    "citizens",
+    "province",
+    "county",
+    "region",
+    "nation",
+    "island",
+];
+
+/// The span of `entity` with the wrapper before it ("the people of"), if it has one.
+fn wrapped(text: &Analysis, entity: &Entity) -> Range<usize> {
+    let start = entity.span.start;
+    static WRAPPERS: OnceLock<Vec<String>> = OnceLock::new();
+    let wrappers = WRAPPERS.get_or_init(|| forms_of(NAME_WRAPPERS));
+    let wrapper = start
+        .checked_sub(2)
+        .filter(|&w| text.form(w + 1) == Some("of"))
+        .filter(|&w| {
+            text.form(w)
+                .is_some_and(|f| wrappers.iter().any(|n| n == f))
+        });
+    match wrapper {
+        Some(w) if w > 0 && text.form(w - 1) == Some("the") => w - 1..entity.span.end,
+        Some(w) => w..entity.span.end,
+        None => entity.span.clone(),
+    }
 }
 
 /// Whether `entity` opens `text`, the definite article aside: the sentence's subject.

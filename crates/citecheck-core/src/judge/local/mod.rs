@@ -1982,6 +1982,21 @@ mod tests {
     }
 
     #[test]
+    fn a_name_wrapped_in_the_people_of_stands_in_the_claim_name_s_place() {
+        let page = ["The statue was a gift to the United States from the people of France."];
+        let j = judged(
+            "The statue was a gift to the United States from Britain.",
+            &page,
+        );
+        assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+        let j = judged(
+            "The statue was a gift to the United States from France.",
+            &page,
+        );
+        assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
+    }
+
+    #[test]
     fn a_score_is_read_as_a_whole_and_only_against_a_score() {
         let contradicted = judged(
             "Portland beat Leeds 3-1 in the final.",

@@ -108,14 +108,15 @@ fn direction(text: &Analysis, j: usize) -> Option<&'static str> {
     // Normalised once: this runs for every word of every sentence weighed, and normalising the
     // verb list on each call made the whole judge ten times slower.
     static PHRASAL: OnceLock<HashSet<String>> = OnceLock::new();
-    // A vote's "for" and "against" are its support and its opposition: "voted against the
-    // scheme" flips "voted for the scheme" (the words alone are too common to be opposites).
+    // A vote's "for" and "against" are its approval and its rejection: "voted against the
+    // scheme" flips "voted for the scheme", and so does "voters rejected the scheme" (the words
+    // alone are too common to be opposites).
     static VOTE: OnceLock<(String, String, String)> = OnceLock::new();
     let (vote, support, oppose) = VOTE.get_or_init(|| {
         (
             normalise("voted").form,
-            normalise("support").form,
-            normalise("oppose").form,
+            normalise("approve").form,
+            normalise("reject").form,
         )
     });
     if let Some(side @ ("for" | "against")) = text.form(j) {
@@ -215,6 +216,11 @@ mod tests {
             (
                 "Alan Drummond voted against the Copse Farm scheme.",
                 "Alan Drummond voted for the scheme, arguing that the town needed homes.",
+            ),
+            // Voting for is approving, so rejecting flips it.
+            (
+                "Scotland voted for independence in the 2014 referendum.",
+                "In the 2014 referendum Scottish voters rejected independence by 55% to 45%.",
             ),
             // The claim's word elsewhere, about something else.
             (

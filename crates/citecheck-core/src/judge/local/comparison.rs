@@ -161,8 +161,11 @@ pub fn reversed(claim: &Analysis, sentence: &Analysis) -> Option<String> {
 /// only when the two compare with the same thing or either compares with nothing (the first
 /// content word after "than"); arms the other way round are [`reversed`]'s.
 pub fn reversed_attribute(claim: &Analysis, sentence: &Analysis) -> Option<String> {
-    if let (Some(a), Some(b)) = (other_arm(claim), other_arm(sentence)) {
-        if a != b {
+    // The claim's other arm among the sentence's first words after "than" ("than neighbouring
+    // Sweden" for "than Sweden").
+    if let (Some(a), Some(than)) = (other_arm(claim), than_at(sentence)) {
+        let arm = sentence.forms[than + 1..].iter().take(ARM_REACH).flatten();
+        if !arm.clone().any(|f| f == a) && arm.clone().any(|f| sentence.is_content(f)) {
             return None;
         }
     }
@@ -435,6 +438,11 @@ mod tests {
             "Drinkers had a lower risk of liver disease but a higher risk of gout."
         )
         .is_none());
+        assert!(attribute(
+            "Finland has a larger population than Sweden.",
+            "Finland has a considerably smaller population than neighbouring Sweden."
+        )
+        .is_some());
         // Another thing compared with is another comparison.
         assert!(attribute(
             "Drinkers had a higher risk of gout than smokers.",

@@ -183,6 +183,23 @@ pub fn conflict<'a>(
                 if same(s.patient, c.patient) && rival(s.agent, c.agent) {
                     return Some((c.agent, s.agent));
                 }
+                // Or by another of the claim's names, which the claim puts in another role
+                // ("The Pistons traded Dell to the Hawks" against "The Hawks traded Dell to
+                // the Pistons"), unless the claim's agent does the act in the sentence too.
+                let agent_elsewhere = their_frames.iter().any(|t| {
+                    same(t.agent, c.agent)
+                        && same(t.patient, c.patient)
+                        && c.relation.iter().all(|r| t.relation.contains(r))
+                });
+                if same(s.patient, c.patient)
+                    && !same(s.agent, c.agent)
+                    && !same(s.agent, c.patient)
+                    && claim_names.iter().any(|n| same(n, s.agent))
+                    && !coordinated(sentence, s.agent)
+                    && !agent_elsewhere
+                {
+                    return Some((c.agent, s.agent));
+                }
                 if same(s.agent, c.agent) && rival(s.patient, c.patient) {
                     return Some((c.patient, s.patient));
                 }
@@ -423,6 +440,26 @@ mod tests {
             swap(
                 "The song was written by Paul McCartney.",
                 "The song was written by John Lennon and Paul McCartney in 1965."
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn another_of_the_claim_s_names_as_the_agent_conflicts() {
+        let claim = "The Hawks traded Marcus Dell to the Pistons.";
+        assert_eq!(
+            swap(
+                claim,
+                "The Pistons traded guard Marcus Dell to the Hawks on Thursday."
+            ),
+            Some(("Hawks".into(), "Pistons".into()))
+        );
+        // The claim's agent does it in the sentence as well.
+        assert_eq!(
+            swap(
+                claim,
+                "The Hawks traded Marcus Dell to the Pistons on Thursday."
             ),
             None
         );

@@ -185,11 +185,31 @@ pub fn about_else(claim: &Analysis, sentence: &Analysis, c: usize) -> bool {
         .is_some_and(|s| holds(sentence, c, s));
     // The clause's first name leads it: another than the claim's ("Aldmoor council refused
     // ..."; "the west coast, facing the Atlantic, ...") makes it about something else, a name
-    // further on ("... into Morvane Sound at Portaskel") does not.
+    // further on ("... into Morvane Sound at Portaskel") does not. Nor does a place after a
+    // preposition that a pronoun subject stands before in the clause: "he added six more in Rio
+    // to finish with 28" goes on about "he", while "£96.40 in Kestrel Bay; in Millbrook it
+    // cost £88.10" and "highest in Quayside and lowest in Marsh End" set places apart.
+    let after_pronoun = |e: &Entity| {
+        let before = (0..e.span.start)
+            .rev()
+            .map(|i| sentence.form(i))
+            .find(|f| *f != Some("the"))
+            .flatten();
+        let placed = matches!(
+            before,
+            Some("in" | "at" | "on" | "from" | "to" | "into" | "near" | "across" | "outside")
+        );
+        placed
+            && (0..e.span.start).any(|i| {
+                clauses.of(i) == Some(c)
+                    && matches!(sentence.form(i), Some("he" | "she" | "they" | "it" | "we"))
+            })
+    };
     let rival_name = sentence
         .entities
         .iter()
         .find(|e| clauses.of(e.span.start) == Some(c))
+        .filter(|e| !after_pronoun(e))
         .is_some_and(|e| !claim.mentions(e));
     (rival_subject && !names_claim_subject) || rival_name
 }
@@ -286,5 +306,18 @@ mod tests {
         let coast =
             Analysis::new("The ferry docks on the east coast; the west coast, facing the Atlantic, has no harbour.");
         assert!(about_else(&claim, &coast, 1), "led by another name");
+        let claim = Analysis::new("Phelps finished his career with 28 medals.");
+        let games = Analysis::new(
+            "Phelps left London with 22 medals, and he added six more in Rio to finish with 28.",
+        );
+        let later = games.clauses.of(games.forms.len() - 2);
+        assert!(
+            later.is_some_and(|c| !about_else(&claim, &games, c)),
+            "a place after the clause's pronoun subject leads nothing"
+        );
+        let claim = Analysis::new("The basket cost £96.40 in Millbrook.");
+        let towns =
+            Analysis::new("The basket cost £96.40 in Kestrel Bay; in Millbrook it cost £88.10.");
+        assert!(about_else(&claim, &towns, 0), "a place set against another");
     }
 }

@@ -370,7 +370,9 @@ pub fn align(
                 .iter()
                 .any(|v| v.measure != Measure::Year && dates(y, v))
     });
-    let numbers = if other_model || other_occasion {
+    // Another item of a series the claim counts ("his 14th title" for "his first title").
+    let other_item = rank::other_item(claim, sentence);
+    let numbers = if other_model || other_occasion || other_item {
         set_aside_conflicts(numbers)
     } else {
         numbers

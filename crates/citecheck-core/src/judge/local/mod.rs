@@ -1997,6 +1997,40 @@ mod tests {
     }
 
     #[test]
+    fn another_occasion_s_figure_or_another_item_s_date_contradicts_nothing() {
+        // The sentence dates its figure by another year (these two hold by the predicate floor
+        // and the contradiction threshold; a rule for the figure's own year changed no verdict).
+        let j = judged(
+            "Solvane Airlines flew 18.4 million passengers in 2023.",
+            &[
+                "Solvane Airlines carried a record 16.9 million passengers in 2022, and its \
+               cargo volumes in 2023 rose 12% to 210,000 tonnes.",
+            ],
+        );
+        assert_ne!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+        let j = judged(
+            "Atlas Biotech employed 2,300 people at the end of 2023.",
+            &[
+                "Atlas Biotech ended 2023 with $2.3 billion in cash and had 1,950 employees at \
+               the end of 2022.",
+            ],
+        );
+        assert_ne!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+        // Another title of the series.
+        let j = judged(
+            "Rafael Nadal won his first French Open title in 2005.",
+            &["Rafael Nadal won his 14th and final French Open title in June 2022."],
+        );
+        assert_ne!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+        // The same year's figure still conflicts.
+        let j = judged(
+            "Solvane Airlines carried 18.4 million passengers in 2023.",
+            &["Solvane Airlines carried a record 16.9 million passengers in 2023."],
+        );
+        assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+    }
+
+    #[test]
     fn a_score_is_read_as_a_whole_and_only_against_a_score() {
         let contradicted = judged(
             "Portland beat Leeds 3-1 in the final.",

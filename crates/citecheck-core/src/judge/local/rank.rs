@@ -6,6 +6,51 @@
 use super::analyse::Analysis;
 use super::place::{best_placement, neighbour, ordinal, placement};
 
+/// Whether the claim counts which one of a series it means ("his first French Open title",
+/// "the second season") and the sentence speaks only of another of the same series ("his 14th
+/// and final French Open title"): the sentence is about another item, so its figures and dates
+/// neither state nor gainsay the claim's.
+pub fn other_item(claim: &Analysis, sentence: &Analysis) -> bool {
+    claim.forms.iter().enumerate().any(|(at, form)| {
+        let Some(rank) = form.as_deref().and_then(ordinal) else {
+            return false;
+        };
+        let noun = neighbour(claim, at, true);
+        let before = at.checked_sub(1).and_then(|p| claim.form(p));
+        let identifying = before.is_some_and(|b| POSSESSIVES.contains(&b))
+            || noun.is_some_and(|n| SEQUENCE_NOUNS.contains(&n));
+        if !identifying || noun.is_none() {
+            return false;
+        }
+        // The sentence's ordinals before the claim's noun, a few words between ("his 14th and
+        // final French Open title" for "his first French Open title").
+        let follows = |j: usize| {
+            (j + 1..(j + 1 + ITEM_REACH).min(sentence.forms.len()))
+                .any(|i| sentence.form(i).is_some() && sentence.form(i) == noun)
+        };
+        let ranks: Vec<u32> = sentence
+            .forms
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| follows(*j))
+            .filter_map(|(_, f)| f.as_deref().and_then(ordinal))
+            .collect();
+        !ranks.is_empty() && !ranks.contains(&rank)
+    })
+}
+
+/// How far after a sentence's ordinal the claim's counted noun may sit ("14th and final French").
+const ITEM_REACH: usize = 4;
+
+/// Possessives before an ordinal that count someone's own series ("his first title").
+const POSSESSIVES: &[&str] = &["his", "her", "its", "their", "our", "my", "your"];
+/// Nouns of a sequence, whose ordinal says which one ("the second season", "the first leg").
+const SEQUENCE_NOUNS: &[&str] = &[
+    "season", "series", "edition", "episode", "round", "leg", "stage", "quarter", "half", "term",
+    "album", "volume", "chapter", "game", "match", "set", "inning", "period", "day", "week",
+    "month", "year", "phase", "semester", "lap",
+];
+
 /// The claim's word that the sentence ranks lower: "the largest lake" against "the
 /// second-largest lake", "the first woman to win" against "the second woman to win". Only a
 /// superlative the claim puts first ("the" before it), or the claim's "first", that the
@@ -21,6 +66,15 @@ pub fn outranked(claim: &Analysis, sentence: &Analysis) -> Option<String> {
             // third woman"), not only a word around it ("first elected mayor" against "a
             // second term"); "the first leg" beside "the second leg" has the claim's too.
             let noun = neighbour(claim, at, true);
+            // Only a ranking ("the first woman to win", "the first woman elected"): an
+            // ordinal that says which one of someone's series ("his first French Open title")
+            // or of a sequence ("the first season") names another thing than the sentence's
+            // "14th title" or "second season", not another rank of the same.
+            let owned = before.is_some_and(|b| POSSESSIVES.contains(&b));
+            let in_sequence = noun.is_some_and(|n| SEQUENCE_NOUNS.contains(&n));
+            if owned || in_sequence {
+                continue;
+            }
             let placed = |rank: fn(u32) -> bool| {
                 best_placement(claim, at, sentence, |j, f| {
                     ordinal(f).is_some_and(rank)
@@ -186,6 +240,37 @@ mod tests {
             claim,
             "Brennstadt Airport is the busiest airport in the country; Ostmark is the \
              second-busiest."
+        ));
+    }
+
+    #[test]
+    fn an_ordinal_that_says_which_one_is_no_rank() {
+        // Which title of someone's, which season of a show: another item, not another rank.
+        let titles = "Nadal won his 14th and final French Open title in June 2022.";
+        assert!(!flips(
+            "Nadal won his first French Open title in 2005.",
+            titles
+        ));
+        let seasons = "The second season of the show was shot in Newfoundland.";
+        assert!(!flips(
+            "The first season of the show was shot in Nova Scotia.",
+            seasons
+        ));
+        let other = |claim: &str, sentence: &str| {
+            other_item(&Analysis::new(claim), &Analysis::new(sentence))
+        };
+        assert!(other(
+            "Nadal won his first French Open title in 2005.",
+            titles
+        ));
+        assert!(!other(
+            "Nadal won his first French Open title in 2005.",
+            "Nadal won his first French Open title in 2006."
+        ));
+        // A ranking still flips.
+        assert!(flips(
+            "In 1889 Lisle became the first woman elected a fellow of the society.",
+            "In 1889 Lisle became the third woman to be elected a fellow of the society."
         ));
     }
 

@@ -27,6 +27,15 @@ fn table() -> &'static [(Vec<String>, Vec<String>)] {
     })
 }
 
+/// Whether a side of an [`OPPOSITES`] pair is one of two converses, which tell one event from
+/// its two parties: buying and selling. (A place's imports and exports are two flows, not one
+/// seen from two sides: "timber imports" against "exports of timber" is a flip.)
+fn is_converse(side: &[String]) -> bool {
+    static CONVERSES: OnceLock<Vec<String>> = OnceLock::new();
+    let converses = CONVERSES.get_or_init(|| forms_of(&["buy", "sell"]));
+    side.iter().any(|w| converses.contains(w))
+}
+
 /// The claim's word of direction whose opposite the sentence sets in its place.
 ///
 /// With `bound`, the sentence's clause the claim is about, a word in another clause about
@@ -52,12 +61,19 @@ pub fn reversed(claim: &Analysis, sentence: &Analysis, bound: Option<usize>) -> 
             } else {
                 continue;
             };
+            // A pair of converses (one buys what another sells) flips only with the same
+            // doer before both words: "Amsel bought the landscape" and "the landscape sold for
+            // $18 million" tell one sale.
+            let converse = is_converse(same);
+            let subject = neighbour(claim, at, false);
             let placed = |words: &[String]| {
                 best_placement(claim, at, sentence, |j, f| {
                     let f = direction(sentence, j).unwrap_or(f);
                     words.iter().any(|w| w == f)
                         && !sentence.aside.get(j).copied().unwrap_or(false)
                         && !elsewhere(j)
+                        && (!converse
+                            || (subject.is_some() && neighbour(sentence, j, false) == subject))
                 })
             };
             // "£2.1 billion for 2024, up 34%": a trailing "up" or "down" is about the clause's
@@ -262,6 +278,11 @@ mod tests {
     #[test]
     fn an_opposite_elsewhere_or_the_same_direction_is_no_flip() {
         for (claim, sentence) in [
+            // One sale told from its two parties.
+            (
+                "Collector Victor Amsel bought an 1876 Renoir landscape for $18 million.",
+                "An 1876 landscape by Renoir sold for $18 million at Sotheby's on Tuesday.",
+            ),
             // About another thing, with another number.
             (
                 "Sales to supermarkets grew 12%.",

@@ -256,6 +256,7 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
     resolve_seasons(lexemes, &mut out);
     mark_shares(&lower, &mut out);
     mark_tallies(lexemes, &mut out);
+    continue_identifiers(lexemes, &mut out);
     out.into_iter().map(|(q, _, _)| q).collect()
 }
 
@@ -303,6 +304,22 @@ fn mark_tallies(lexemes: &[Lexeme<'_>], found: &mut [(Quantity, f64, usize)]) {
         if joined && first.at + 1 == end && plain(first) && plain(second) {
             first.tally = true;
             second.tally = true;
+        }
+    }
+}
+
+/// "Phase 1/2", "USB 3.2/4": a number joined by a slash to an identifier's number is part of
+/// that identifier, not a count of the noun after it ("2 trial").
+fn continue_identifiers(lexemes: &[Lexeme<'_>], found: &mut [(Quantity, f64, usize)]) {
+    for k in 1..found.len() {
+        let (before, after) = found.split_at_mut(k);
+        let (first, _, _) = &before[k - 1];
+        let (second, _, _) = &mut after[0];
+        let slash = lexemes.get(first.span.end).is_some_and(|l| l.text == "/");
+        if first.identifier && slash && second.at == first.span.end + 1 {
+            second.identifier = true;
+            second.compound = true;
+            second.measure = first.measure.clone();
         }
     }
 }
@@ -1156,6 +1173,12 @@ mod tests {
             assert!(q.identifier && q.compound, "{text}: {q:?}");
             assert_eq!(q.measure, Measure::Noun(word.to_string()), "{text}");
         }
+        // A number joined to an identifier's by a slash belongs to it.
+        let phase = quantities(&lex("dosed in its Phase 1/2 trial"));
+        assert!(
+            phase.iter().all(|q| q.identifier && q.compound),
+            "{phase:?}"
+        );
         for (text, word) in [
             ("at 1080p", "p"),
             ("with 12GB of RAM", "gb"),

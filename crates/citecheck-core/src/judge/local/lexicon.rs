@@ -126,14 +126,16 @@ pub const NAME_HEADS: &[&str] = &[
 ];
 
 /// Verbs and relations whose two sides can trade places without changing what happened
-/// ("Federer played Nadal", "Nadal played Federer"; "Oslo is a twin city of Riga"): a name on
-/// either side of them is no role of its own.
+/// ("Federer played Nadal", "Nadal played Federer"; "Oslo is a twin city of Riga"; a bill
+/// passes a chamber as the chamber passes the bill): a name on either side of them is no role
+/// of its own.
 #[rustfmt::skip]
 pub const SYMMETRIC_RELATIONS: &[&str] = &[
     "met", "meet", "meets", "married", "marry", "marries", "wed", "divorced", "played", "plays",
     "faced", "faces", "drew", "draws", "tied", "ties", "fought", "battled", "clashed", "collided",
     "bordered", "borders", "merged", "merges", "partnered", "joined", "rivalled", "rivaled",
-    "resembled", "resembles", "debated", "dated", "versus", "vs", "v",
+    "resembled", "resembles", "debated", "dated", "versus", "vs", "v", "passed", "pass",
+    "passes",
     "partner", "rival", "neighbour", "neighbor", "ally", "friend", "sibling", "sister",
     "brother", "twin", "cousin", "colleague", "teammate", "contemporary", "counterpart",
     "equivalent", "similar", "equal", "peer", "spouse", "near", "beside", "alongside", "same",

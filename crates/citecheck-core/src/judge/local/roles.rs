@@ -533,6 +533,13 @@ mod tests {
             ),
             None
         );
+        assert_eq!(
+            swap(
+                "The Data Protection Amendment passed the Legislative Assembly.",
+                "The Legislative Assembly passed the Data Protection Amendment."
+            ),
+            None
+        );
     }
 
     #[test]

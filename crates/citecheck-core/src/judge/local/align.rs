@@ -1324,6 +1324,29 @@ fn negated(
                         && !affirmed_elsewhere(text, f)
                 })
         })
+        // A page's denial of the claim's act on another object denies that object only: "would
+        // not appoint a separate chief operating officer" says nothing against "appointed CEO".
+        // Read so only when the scope names an object of two words or more, none of them the
+        // claim's, and the claim denies nothing itself (two denials are read as one).
+        .filter(|cue| {
+            if !page || cue.kind != CueKind::Negation || other_denies {
+                return true;
+            }
+            let content: Vec<&String> = text.forms[cue.scope.clone()]
+                .iter()
+                .flatten()
+                .filter(|f| text.is_content(f) && !NEGATION_ADVERBS.contains(&f.as_str()))
+                .collect();
+            let shared = |f: &&String| {
+                other.vocabulary.contains(*f) || other.vocabulary.iter().any(|w| shares_stem(f, w))
+            };
+            match content.split_first() {
+                Some((head, object)) if object.len() >= 2 && shared(head) => {
+                    object.iter().any(shared)
+                }
+                _ => true,
+            }
+        })
         .map(|cue| cue.scope.clone())
         .collect::<Vec<_>>();
     // Two denials cancel only over one act ("never failed to qualify"); over two acts ("refused

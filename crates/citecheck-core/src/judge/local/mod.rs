@@ -2031,6 +2031,24 @@ mod tests {
     }
 
     #[test]
+    fn a_denial_of_the_claim_s_act_on_another_object_denies_nothing_of_the_claim() {
+        let j = judged(
+            "Hazel Okoro has been appointed CEO of Brightline Insurance.",
+            &[
+                "Brightline Insurance named Hazel Okoro as chief executive on Monday, and said it \
+               would not appoint a separate chief operating officer.",
+            ],
+        );
+        assert_ne!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+        // On the claim's own object, it does.
+        let j = judged(
+            "The board appointed a new chief executive.",
+            &["The board did not appoint a new chief executive."],
+        );
+        assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+    }
+
+    #[test]
     fn a_score_is_read_as_a_whole_and_only_against_a_score() {
         let contradicted = judged(
             "Portland beat Leeds 3-1 in the final.",

@@ -205,9 +205,16 @@ pub fn about_else(claim: &Analysis, sentence: &Analysis, c: usize) -> bool {
                     && matches!(sentence.form(i), Some("he" | "she" | "they" | "it" | "we"))
             })
     };
+    // A day or a month ("Friday's arson attack") dates the clause; it leads nothing.
+    let date_word = |e: &&Entity| {
+        e.forms.iter().all(|f| {
+            lexicon::WEEKDAYS.contains(&f.as_str()) || lexicon::MONTHS.contains(&f.as_str())
+        })
+    };
     let rival_name = sentence
         .entities
         .iter()
+        .filter(|e| !date_word(e))
         .find(|e| clauses.of(e.span.start) == Some(c))
         .filter(|e| !after_pronoun(e))
         .is_some_and(|e| !claim.mentions(e));
@@ -315,6 +322,12 @@ mod tests {
             later.is_some_and(|c| !about_else(&claim, &games, c)),
             "a place after the clause's pronoun subject leads nothing"
         );
+        let claim = Analysis::new("A 27-year-old man was arrested over the arson attack.");
+        let arrest = Analysis::new(
+            "Police arrested a 27-year-old man in connection with Friday's arson attack, while \
+             a 19-year-old woman was released.",
+        );
+        assert!(!about_else(&claim, &arrest, 0), "a day leads no clause");
         let claim = Analysis::new("The basket cost £96.40 in Millbrook.");
         let towns =
             Analysis::new("The basket cost £96.40 in Kestrel Bay; in Millbrook it cost £88.10.");

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::sync::OnceLock;
 
 use super::analyse::{is_acronym, is_title, Analysis, CueKind, Entity};
-use super::anchor::{anchored, anchored_by_words, close, number_fit, opens};
+use super::anchor::{self, anchored, anchored_by_words, close, number_fit, opens};
 use super::clause;
 use super::compare::{self, NumberFit};
 use super::lex::{forms_of, is_stopword};
@@ -364,11 +364,36 @@ pub fn align(
         close(&y.span, &v.span)
             && (from..to).all(|i| !matches!(claim.form(i), Some("and" | "but" | "or")))
     };
+    // So does the claim's figure that the sentence gives beside another year only ("48,000
+    // applications for fall 2023" against "48,000 applications for fall 2024"): the page
+    // says nothing of the claim's year.
+    let dated_elsewhere = |y: &Quantity, v: &Quantity| {
+        let dating = |p: &Quantity, r: &Quantity| {
+            r.measure == Measure::Year
+                && r.span != p.span
+                && anchor::dates(sentence, &r.span, &p.span)
+        };
+        sentence.quantities.iter().any(|p| {
+            compare::same(v, p)
+                && sentence.quantities.iter().any(|r| dating(p, r))
+                && !sentence
+                    .quantities
+                    .iter()
+                    .any(|r| dating(p, r) && compare::same(y, r))
+        })
+    };
     let other_occasion = conflicts.iter().any(|y| {
         y.measure == Measure::Year
-            && conflicts
-                .iter()
-                .any(|v| v.measure != Measure::Year && dates(y, v))
+            && claim.quantities.iter().any(|v| {
+                v.measure != Measure::Year
+                    && dates(y, v)
+                    && (conflicts.iter().any(|c| std::ptr::eq(*c, v))
+                        // A day of the month is part of the year's date, not a figure of
+                        // another occasion ("31 January 2020").
+                        || (!matches!(v.measure, Measure::Day(_))
+                            && anchor::dates(claim, &y.span, &v.span)
+                            && dated_elsewhere(y, v)))
+            })
     });
     // Another item of a series the claim counts ("his 14th title" for "his first title").
     let other_item = rank::other_item(claim, sentence);

@@ -251,12 +251,38 @@ pub fn number_fit(
                     && !partners.iter().any(|c| compare::same(c, r))
             })
     };
+    // The claim's figure dated by a year or a month ("48,000 applications for fall 2024", "61%
+    // full at the end of August") is not the sentence's equal figure that only another year or
+    // month dates ("48,000 applications for fall 2023", "61% of capacity at the end of July"):
+    // that is another occasion's, however the sentence names the claim's date for something
+    // else.
+    let claim_months = months_near(claim, &q.span);
+    let dating_years = |text: &Analysis, at: &Range<usize>| -> Vec<f64> {
+        text.quantities
+            .iter()
+            .filter(|y| y.measure == Measure::Year && y.span != *at && dates(text, &y.span, at))
+            .map(|y| y.value)
+            .collect()
+    };
+    let claim_dating_years = dating_years(claim, &q.span);
+    let dated_otherwise = |p: &Quantity| {
+        let years = dating_years(sentence, &p.span);
+        let months = months_near(sentence, &p.span);
+        !matches!(q.measure, Measure::Year | Measure::Day(_))
+            && ((!claim_dating_years.is_empty()
+                && !years.is_empty()
+                && !years.iter().any(|y| claim_dating_years.contains(y)))
+                || (!claim_months.is_empty()
+                    && !months.is_empty()
+                    && !months.iter().any(|m| claim_months.contains(m))))
+    };
     let claim_earlier = earlier_value(claim, q);
     let current = |p: &&Quantity| claim_earlier || !earlier_value(sentence, p);
     if own
         .iter()
         .filter(same)
         .filter(current)
+        .filter(|p| !dated_otherwise(p))
         .any(|p| anchored(p) || near_claim_word(p) || dated(p) || paired(p) || marked(p))
     {
         NumberFit::Match
@@ -266,7 +292,14 @@ pub fn number_fit(
         // The loose fit, too, leaves out the numbers the claim's other numbers account for
         // ("50% in 18 minutes and a full charge in 47 minutes" against a sentence that stops
         // at the 18 minutes).
-        let free: Vec<Quantity> = own.iter().filter(|p| !spoken_for(p)).cloned().collect();
+        let free: Vec<Quantity> = own
+            .iter()
+            .filter(|p| {
+                let another_occasion_s = compare::same(q, p) && dated_otherwise(p);
+                !spoken_for(p) && !another_occasion_s
+            })
+            .cloned()
+            .collect();
         match compare::fit(q, &free) {
             // A lone number of the same kind with none of the claim's words near it may measure
             // anything ("the plant draws 90 MW" against a claim about a wind farm's capacity):
@@ -282,6 +315,29 @@ pub fn number_fit(
             fit => fit,
         }
     }
+}
+
+/// How far from a number a month that dates it may sit ("61% in July"). Eight lexemes ("61%
+/// of capacity at the end of July") reached a rival of another clause's in the same month and
+/// made a contradiction of a sentence that states neither.
+const MONTH_REACH: usize = NUMBER_REACH;
+
+/// The month names that date the number at `at`: within [`MONTH_REACH`] lexemes, with no
+/// conjunction or punctuation between ("may" left out: it is more often the verb).
+fn months_near<'a>(text: &'a Analysis, at: &Range<usize>) -> Vec<&'a str> {
+    let open = |i: usize| {
+        !matches!(text.form(i), Some("and" | "or" | "but" | "while"))
+            && text.breaks.get(i).copied().flatten().is_none()
+    };
+    let before = (at.start.saturating_sub(MONTH_REACH)..at.start)
+        .rev()
+        .take_while(|&i| open(i));
+    let after = (at.end..(at.end + MONTH_REACH).min(text.forms.len())).take_while(|&i| open(i));
+    before
+        .chain(after)
+        .filter_map(|i| text.form(i))
+        .filter(|f| lexicon::MONTHS.contains(f) && *f != "may")
+        .collect()
 }
 
 /// Whether `q` is the value a change started from: "from" before it (an article or a hedge
@@ -317,6 +373,22 @@ fn time_marker(a: &Analysis, start: usize) -> Option<&str> {
 /// Whether two numbers' spans are within reach of each other.
 pub(super) fn close(a: &Range<usize>, b: &Range<usize>) -> bool {
     a.start < b.end + NUMBER_REACH && b.start < a.end + NUMBER_REACH
+}
+
+/// Whether the year at `year` dates the value at `value` in `text`: close by, with no
+/// conjunction or punctuation between ("1,870 pairs in 2019 and about 2,040" dates the 1,870
+/// only; "sold it from 1903; within a decade" dates nothing after the semicolon).
+pub(super) fn dates(text: &Analysis, year: &Range<usize>, value: &Range<usize>) -> bool {
+    let between = if year.start < value.start {
+        year.end..value.start
+    } else {
+        value.end..year.start
+    };
+    close(year, value)
+        && between.clone().all(|i| {
+            !matches!(text.form(i), Some("and" | "or" | "but" | "while"))
+                && text.breaks.get(i).copied().flatten().is_none()
+        })
 }
 
 /// How many function words may stand between a number and the content word that governs it

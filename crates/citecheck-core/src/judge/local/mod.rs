@@ -2049,6 +2049,44 @@ mod tests {
     }
 
     #[test]
+    fn the_claim_s_figure_that_the_page_dates_otherwise_is_another_occasion_s() {
+        // The figure beside another year or month only: neither stated nor gainsaid.
+        let j = judged(
+            "Kestrel Air's average domestic fare in 2023 was €71.",
+            &[
+                "Kestrel Air's average fare on international routes rose to €112 in 2023, while \
+               its average domestic fare had been €71 in 2021, the airline said.",
+            ],
+        );
+        assert_eq!(j.label, JudgeLabel::NotFound, "{:?}", j.detail);
+        let j = judged(
+            "Brightwater Reservoir was 61% full in August.",
+            &[
+                "The Brightwater Reservoir was 61% full in July, the regional water board said \
+               in its report for August.",
+            ],
+        );
+        assert_eq!(j.label, JudgeLabel::NotFound, "{:?}", j.detail);
+        let j = judged(
+            "Meadowbrook County recorded 41 traffic deaths in 2023.",
+            &["Meadowbrook County recorded 41 traffic deaths in 2021, the highest in a decade."],
+        );
+        assert_eq!(j.label, JudgeLabel::NotFound, "{:?}", j.detail);
+        // A year after a conjunction dates the other item ("in 2019 and about 2,040").
+        let j = judged(
+            "Numbers recovered to around 2,040 pairs by 2024.",
+            &["Numbers rose to 1,870 pairs in 2019 and about 2,040 pairs in the count of 2024."],
+        );
+        assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
+        // A date's day is no figure of its own: another year is another date.
+        let j = judged(
+            "The United Kingdom formally left the European Union on 31 January 2021.",
+            &["The United Kingdom left the European Union on 31 January 2020."],
+        );
+        assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+    }
+
+    #[test]
     fn a_score_is_read_as_a_whole_and_only_against_a_score() {
         let contradicted = judged(
             "Portland beat Leeds 3-1 in the final.",

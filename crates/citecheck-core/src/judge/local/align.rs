@@ -364,9 +364,10 @@ pub fn align(
         close(&y.span, &v.span)
             && (from..to).all(|i| !matches!(claim.form(i), Some("and" | "but" | "or")))
     };
-    // So does the claim's figure that the sentence gives beside another year only ("48,000
-    // applications for fall 2023" against "48,000 applications for fall 2024"): the page
-    // says nothing of the claim's year.
+    // So does the claim's figure, or another of its kind, that the sentence gives beside
+    // another year only ("48,000 applications for fall 2023" against "48,000 applications for
+    // fall 2024"; "16.9 million passengers in 2022, and cargo in 2023" against "18.4 million
+    // passengers in 2023"): the page says nothing of the claim's year.
     let dated_elsewhere = |y: &Quantity, v: &Quantity| {
         let dating = |p: &Quantity, r: &Quantity| {
             r.measure == Measure::Year
@@ -374,7 +375,7 @@ pub fn align(
                 && anchor::dates(sentence, &r.span, &p.span)
         };
         sentence.quantities.iter().any(|p| {
-            compare::same(v, p)
+            (compare::same(v, p) || compare::same_slot(v, p, false))
                 && sentence.quantities.iter().any(|r| dating(p, r))
                 && !sentence
                     .quantities

@@ -104,9 +104,39 @@ pub fn number_fit(
             .iter()
             .any(|other| !std::ptr::eq(other, q) && compare::same(other, p))
     };
+    // The claim's figure dated by a year or a month ("48,000 applications for fall 2024", "61%
+    // full at the end of August") is not the sentence's equal figure that only another year or
+    // month dates ("48,000 applications for fall 2023", "61% of capacity at the end of July"):
+    // that is another occasion's, however the sentence names the claim's date for something
+    // else. Nor is such a figure of another value a rival ("16.9 million passengers in 2022"
+    // against "18.4 million passengers in 2023").
+    let claim_months = months_near(claim, &q.span);
+    let dating_years = |text: &Analysis, at: &Range<usize>| -> Vec<f64> {
+        text.quantities
+            .iter()
+            .filter(|y| y.measure == Measure::Year && y.span != *at && dates(text, &y.span, at))
+            .map(|y| y.value)
+            .collect()
+    };
+    let claim_dating_years = dating_years(claim, &q.span);
+    let dated_otherwise = |p: &Quantity| {
+        let years = dating_years(sentence, &p.span);
+        let months = months_near(sentence, &p.span);
+        !matches!(q.measure, Measure::Year | Measure::Day(_))
+            && ((!claim_dating_years.is_empty()
+                && !years.is_empty()
+                && !years.iter().any(|y| claim_dating_years.contains(y)))
+                || (!claim_months.is_empty()
+                    && !months.is_empty()
+                    && !months.iter().any(|m| claim_months.contains(m))))
+    };
     // Another value of the claim's kind that no other claim number accounts for.
-    let other_value =
-        |p: &&Quantity| !compare::same(q, p) && !spoken_for(p) && compare::same_slot(q, p, true);
+    let other_value = |p: &&Quantity| {
+        !compare::same(q, p)
+            && !spoken_for(p)
+            && compare::same_slot(q, p, true)
+            && !dated_otherwise(p)
+    };
     // The other end of a change the claim's value ends or starts ("rose from $2.7 billion to
     // $13.2 billion") is its value at another time, not a rival.
     let matching_end = |p: &Quantity| {
@@ -251,31 +281,6 @@ pub fn number_fit(
                     && !partners.iter().any(|c| compare::same(c, r))
             })
     };
-    // The claim's figure dated by a year or a month ("48,000 applications for fall 2024", "61%
-    // full at the end of August") is not the sentence's equal figure that only another year or
-    // month dates ("48,000 applications for fall 2023", "61% of capacity at the end of July"):
-    // that is another occasion's, however the sentence names the claim's date for something
-    // else.
-    let claim_months = months_near(claim, &q.span);
-    let dating_years = |text: &Analysis, at: &Range<usize>| -> Vec<f64> {
-        text.quantities
-            .iter()
-            .filter(|y| y.measure == Measure::Year && y.span != *at && dates(text, &y.span, at))
-            .map(|y| y.value)
-            .collect()
-    };
-    let claim_dating_years = dating_years(claim, &q.span);
-    let dated_otherwise = |p: &Quantity| {
-        let years = dating_years(sentence, &p.span);
-        let months = months_near(sentence, &p.span);
-        !matches!(q.measure, Measure::Year | Measure::Day(_))
-            && ((!claim_dating_years.is_empty()
-                && !years.is_empty()
-                && !years.iter().any(|y| claim_dating_years.contains(y)))
-                || (!claim_months.is_empty()
-                    && !months.is_empty()
-                    && !months.iter().any(|m| claim_months.contains(m))))
-    };
     let claim_earlier = earlier_value(claim, q);
     let current = |p: &&Quantity| claim_earlier || !earlier_value(sentence, p);
     if own
@@ -294,10 +299,7 @@ pub fn number_fit(
         // at the 18 minutes).
         let free: Vec<Quantity> = own
             .iter()
-            .filter(|p| {
-                let another_occasion_s = compare::same(q, p) && dated_otherwise(p);
-                !spoken_for(p) && !another_occasion_s
-            })
+            .filter(|p| !spoken_for(p) && !dated_otherwise(p))
             .cloned()
             .collect();
         match compare::fit(q, &free) {

@@ -1949,6 +1949,18 @@ mod tests {
         // Words that mean nothing like the claim's leave it not found.
         let j = judge(&[]);
         assert_eq!(j.label, JudgeLabel::NotFound, "{:?}", j.detail);
+        // Nor is a figure the sentence dates by another year a flipped one, however the words
+        // match in meaning.
+        let claim = "Solvane Airlines flew 18.4 million passengers in 2023.";
+        let passage = "Solvane Airlines carried 16.9 million passengers in 2022, while its cargo \
+                       volumes in 2023 rose 12%."
+            .to_string();
+        let j = LocalJudge::default()
+            .with_encoder(Arc::new(WordEncoder {
+                synonyms: &[("flew", "carried")],
+            }))
+            .assess(claim, std::slice::from_ref(&passage));
+        assert_ne!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
     }
 
     #[test]
@@ -2078,6 +2090,16 @@ mod tests {
             &["Numbers rose to 1,870 pairs in 2019 and about 2,040 pairs in the count of 2024."],
         );
         assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
+        // Another year with another figure of the claim's kind, even when the sentence names
+        // the claim's year for something else.
+        let j = judged(
+            "Solvane Airlines carried 18.4 million passengers in 2023.",
+            &[
+                "Solvane Airlines carried 16.9 million passengers in 2022, and its cargo volumes \
+               in 2023 rose 12% to 210,000 tonnes.",
+            ],
+        );
+        assert_eq!(j.label, JudgeLabel::NotFound, "{:?}", j.detail);
         // A date's day is no figure of its own: another year is another date.
         let j = judged(
             "The United Kingdom formally left the European Union on 31 January 2021.",

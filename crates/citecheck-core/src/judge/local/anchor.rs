@@ -427,13 +427,19 @@ fn governing_word(a: &Analysis, start: usize) -> Option<&str> {
 /// Whether the sentence's numbers `a` and `b` are the two ends of a change: "from a to b"
 /// (a hedge may stand before `b`: "from 1,950 tonnes to about 700").
 fn from_to(sentence: &Analysis, a: &Quantity, b: &Quantity) -> bool {
+    joined_by(sentence, a, b, "from", "to")
+}
+
+/// Whether `first` stands right before `a`, `then` right after it, and `b` one or two
+/// lexemes after that (a hedge or an article between).
+fn joined_by(sentence: &Analysis, a: &Quantity, b: &Quantity, first: &str, then: &str) -> bool {
     let opens = a
         .span
         .start
         .checked_sub(1)
-        .is_some_and(|p| sentence.form(p) == Some("from"));
+        .is_some_and(|p| sentence.form(p) == Some(first));
     opens
-        && sentence.form(a.span.end) == Some("to")
+        && sentence.form(a.span.end) == Some(then)
         && (a.span.end + 1..=a.span.end + 2).contains(&b.span.start)
 }
 
@@ -475,13 +481,7 @@ fn change_end(text: &Analysis, q: &Quantity, claim_side: bool) -> Option<ChangeE
 /// Whether the sentence's numbers `a` and `b` are a change's new and old value: "to a from b"
 /// (a hedge or an article may stand before `b`: "to 48,200 from about 57,900").
 fn to_from(sentence: &Analysis, a: &Quantity, b: &Quantity) -> bool {
-    let opens = a
-        .span
-        .start
-        .checked_sub(1)
-        .is_some_and(|p| sentence.form(p) == Some("to"));
-    let from = sentence.form(a.span.end) == Some("from");
-    opens && from && (a.span.end + 1..=a.span.end + 2).contains(&b.span.start)
+    joined_by(sentence, a, b, "to", "from")
 }
 
 /// The two ends of a change: see [`change_end`].

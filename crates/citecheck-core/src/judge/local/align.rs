@@ -71,6 +71,8 @@ pub struct Alignment {
     /// with a unit, a currency or a percentage, or a count above a dozen; not a year, a day or
     /// a small count ("two years"), which many sentences share by chance.
     pub telling_numbers: usize,
+    /// One of the numbers that conflict is a year: the sentence may be about another occasion.
+    pub year_conflict: bool,
     /// The claim's superlative ("the oldest surviving mill") that neither the sentence nor its
     /// context states: a rank is a claim of its own, which no amount of shared words makes.
     pub rank_unstated: Option<String>,
@@ -166,6 +168,11 @@ impl Alignment {
         // is a sentence about another occasion: its strength is the coverage with both slots
         // counted as missing (the number and, for an opposite word, that word).
         if self.number_conflict() && self.polarity_differs() {
+            // Another year and the other way: another occasion ("rejected in a 2020
+            // referendum" against "approved in the 2022 referendum"), which gainsays nothing.
+            if self.year_conflict {
+                return 0.0;
+            }
             return self.rest_coverage.min(self.plain_coverage);
         }
         if self.polarity_differs()
@@ -701,6 +708,11 @@ pub fn align(
         reversed,
         entity_conflict: entity_conflict.map(|(c, s)| (c.text.clone(), s.text.clone())),
         telling_numbers: telling_matches(claim, sentence, &numbers),
+        year_conflict: claim
+            .quantities
+            .iter()
+            .zip(&numbers)
+            .any(|(q, fit)| *fit == NumberFit::Conflict && q.measure == Measure::Year),
         rank_unstated: rank_unstated(claim, sentence, context),
         prospect: prospect::act_in_prospect(claim, sentence),
         numbers,

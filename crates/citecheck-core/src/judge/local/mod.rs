@@ -2100,6 +2100,12 @@ mod tests {
             ],
         );
         assert_eq!(j.label, JudgeLabel::NotFound, "{:?}", j.detail);
+        // Another year and the other way is another occasion too.
+        let j = judged(
+            "Tarrow County voters approved the sales tax increase in the 2022 referendum.",
+            &["Voters in Tarrow County rejected a sales tax increase in a 2020 referendum."],
+        );
+        assert_eq!(j.label, JudgeLabel::NotFound, "{:?}", j.detail);
         // A date's day is no figure of its own: another year is another date.
         let j = judged(
             "The United Kingdom formally left the European Union on 31 January 2021.",

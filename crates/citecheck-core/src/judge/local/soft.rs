@@ -149,6 +149,7 @@ mod tests {
             entity_conflict: None,
             items,
             telling_numbers: 0,
+            year_conflict: false,
             rank_unstated: None,
             prospect: None,
         }

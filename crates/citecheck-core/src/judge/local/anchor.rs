@@ -119,17 +119,28 @@ pub fn number_fit(
             .collect()
     };
     let claim_dating_years = dating_years(claim, &q.span);
-    let dated_otherwise = |p: &Quantity| {
+    let dated_apart = |p: &Quantity| {
         let years = dating_years(sentence, &p.span);
         let months = months_near(sentence, &p.span);
-        !matches!(q.measure, Measure::Year | Measure::Day(_))
-            && ((!claim_dating_years.is_empty()
-                && !years.is_empty()
-                && !years.iter().any(|y| claim_dating_years.contains(y)))
-                || (!claim_months.is_empty()
-                    && !months.is_empty()
-                    && !months.iter().any(|m| claim_months.contains(m))))
+        (!claim_dating_years.is_empty()
+            && !years.is_empty()
+            && !years.iter().any(|y| claim_dating_years.contains(y)))
+            || (!claim_months.is_empty()
+                && !months.is_empty()
+                && !months.iter().any(|m| claim_months.contains(m)))
     };
+    // Read once per number of the sentence: every rival test below asks it again.
+    let apart: Vec<Range<usize>> = if matches!(q.measure, Measure::Year | Measure::Day(_))
+        || (claim_dating_years.is_empty() && claim_months.is_empty())
+    {
+        Vec::new()
+    } else {
+        own.iter()
+            .filter(|p| dated_apart(p))
+            .map(|p| p.span.clone())
+            .collect()
+    };
+    let dated_otherwise = |p: &Quantity| apart.contains(&p.span);
     // Another value of the claim's kind that no other claim number accounts for.
     let other_value = |p: &&Quantity| {
         !compare::same(q, p)

@@ -14,6 +14,7 @@ use std::sync::OnceLock;
 use super::analyse::{Analysis, Entity};
 use super::lex::forms_of;
 use super::place::ordinal;
+use super::roles::same;
 
 /// Verbs an ordinal follows to give a finishing place ("finished fourth", "came second").
 const FINISHING: &[&str] = &["finish", "finished", "come", "came", "place", "placed"];
@@ -64,11 +65,6 @@ fn placings(text: &Analysis) -> Vec<Placing<'_>> {
         }
     }
     out
-}
-
-/// Whether two names are one: the words of one are all words of the other.
-fn same(a: &Entity, b: &Entity) -> bool {
-    a.forms.iter().all(|f| b.forms.contains(f)) || b.forms.iter().all(|f| a.forms.contains(f))
 }
 
 /// The claim's word of placing when the sentence puts the claim's competitor in another place

@@ -17,9 +17,7 @@ pub fn other_item(claim: &Analysis, sentence: &Analysis) -> bool {
         };
         let noun = neighbour(claim, at, true);
         let before = at.checked_sub(1).and_then(|p| claim.form(p));
-        let identifying = before.is_some_and(|b| POSSESSIVES.contains(&b))
-            || noun.is_some_and(|n| SEQUENCE_NOUNS.contains(&n));
-        if !identifying || noun.is_none() {
+        if !identifying(before, noun) || noun.is_none() {
             return false;
         }
         // The sentence's ordinals before the claim's noun, a few words between ("his 14th and
@@ -41,6 +39,14 @@ pub fn other_item(claim: &Analysis, sentence: &Analysis) -> bool {
 
 /// How far after a sentence's ordinal the claim's counted noun may sit ("14th and final French").
 const ITEM_REACH: usize = 4;
+
+/// Whether an ordinal, with the word `before` it and the `noun` after it, says which one of a
+/// series it means rather than a rank: after a possessive ("his first title") or before a noun
+/// of a sequence ("the first season").
+fn identifying(before: Option<&str>, noun: Option<&str>) -> bool {
+    before.is_some_and(|b| POSSESSIVES.contains(&b))
+        || noun.is_some_and(|n| SEQUENCE_NOUNS.contains(&n))
+}
 
 /// Possessives before an ordinal that count someone's own series ("his first title").
 const POSSESSIVES: &[&str] = &["his", "her", "its", "their", "our", "my", "your"];
@@ -70,9 +76,7 @@ pub fn outranked(claim: &Analysis, sentence: &Analysis) -> Option<String> {
             // ordinal that says which one of someone's series ("his first French Open title")
             // or of a sequence ("the first season") names another thing than the sentence's
             // "14th title" or "second season", not another rank of the same.
-            let owned = before.is_some_and(|b| POSSESSIVES.contains(&b));
-            let in_sequence = noun.is_some_and(|n| SEQUENCE_NOUNS.contains(&n));
-            if owned || in_sequence {
+            if identifying(before, noun) {
                 continue;
             }
             let placed = |rank: fn(u32) -> bool| {

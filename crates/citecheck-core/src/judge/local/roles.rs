@@ -139,7 +139,7 @@ fn frame_between<'a>(
 
 /// Whether two names are one: the words of one are all words of the other ("Williams" and
 /// "Serena Williams", not "Venus Williams" and "Serena Williams").
-fn same(a: &Entity, b: &Entity) -> bool {
+pub(super) fn same(a: &Entity, b: &Entity) -> bool {
     a.forms.iter().all(|f| b.forms.contains(f)) || b.forms.iter().all(|f| a.forms.contains(f))
 }
 
@@ -172,10 +172,14 @@ pub fn conflict<'a>(
             if same(c.agent, c.patient) {
                 continue;
             }
-            for s in their_frames
+            let same_relation: Vec<&Frame<'_>> = their_frames
                 .iter()
                 .filter(|s| c.relation.iter().all(|r| s.relation.contains(r)))
-            {
+                .collect();
+            let agent_elsewhere = same_relation
+                .iter()
+                .any(|t| same(t.agent, c.agent) && same(t.patient, c.patient));
+            for s in same_relation {
                 if same(s.agent, c.patient) && same(s.patient, c.agent) {
                     return Some((c.agent, s.agent));
                 }
@@ -186,11 +190,6 @@ pub fn conflict<'a>(
                 // Or by another of the claim's names, which the claim puts in another role
                 // ("The Pistons traded Dell to the Hawks" against "The Hawks traded Dell to
                 // the Pistons"), unless the claim's agent does the act in the sentence too.
-                let agent_elsewhere = their_frames.iter().any(|t| {
-                    same(t.agent, c.agent)
-                        && same(t.patient, c.patient)
-                        && c.relation.iter().all(|r| t.relation.contains(r))
-                });
                 if same(s.patient, c.patient)
                     && !same(s.agent, c.agent)
                     && !same(s.agent, c.patient)

@@ -565,8 +565,11 @@ impl LocalJudge {
                     // released in 2000" against "Python 3.0, released in 2008" covers the claim
                     // as fully as the other conflicts with it.
                     && (s > c || (figures_outweigh && s >= c))
+                    // Closeness in meaning cannot tell a denial from a statement (a sentence
+                    // that gainsays the claim is as near to it as one that states it), so a
+                    // support by meaning outweighs only a conflict too weak to contradict.
                     && (c == 0.0
-                        || sup.by_meaning
+                        || (sup.by_meaning && c < self.thresholds.contradict)
                         || sup.alignment.plain_coverage > c
                         || figures_outweigh) =>
             {
@@ -574,8 +577,9 @@ impl LocalJudge {
             }
             // Another sentence states the claim in full: the page is not plainly against it,
             // and calling a true citation contradicted is the worst error this tool can make.
-            // Stating it means stating what happened: a sentence that only carries the claim's
-            // names ("The Nova 3 Pro is Tessel's smallest flagship") says nothing against a
+            // Stating it means stating it in words, not only being near in meaning, and stating
+            // what happened: a sentence that only carries the claim's names ("The Nova 3 Pro
+            // is Tessel's smallest flagship") says nothing against a
             // sentence that negates the claim's predicate; nor does one that needs the page's
             // subject to reach the threshold ("Former residents of Scarrow End held a reunion
             // beside the water" for "Hollin Reservoir holds more water than Scarrow"). Nor does
@@ -584,9 +588,8 @@ impl LocalJudge {
             (Some(sup), Some(con))
                 if s >= self.thresholds.support
                     && !con.quote.contains(sup.quote)
-                    && (sup.by_meaning
-                        || (sup.alignment.predicate_coverage() >= align::PREDICATE_FLOOR
-                            && sup.alignment.plain_coverage >= self.thresholds.support)) =>
+                    && sup.alignment.predicate_coverage() >= align::PREDICATE_FLOOR
+                    && sup.alignment.plain_coverage >= self.thresholds.support =>
             {
                 let best = any.as_ref().map_or(0.0, |a| a.alignment.coverage);
                 (JudgeLabel::NotFound, any, best)
@@ -1836,6 +1839,41 @@ mod tests {
         let j = judge.assess(claim, &[WATER.to_string()]);
         assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
         assert_eq!(encoder.asked.load(std::sync::atomic::Ordering::Relaxed), 0);
+    }
+
+    /// Reads every text as meaning the same as every other.
+    #[derive(Debug)]
+    struct SameEncoder;
+
+    impl SentenceEncoder for SameEncoder {
+        fn encode(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, crate::judge::EncodeError> {
+            Ok(texts.iter().map(|_| vec![1.0, 0.0]).collect())
+        }
+        fn name(&self) -> &str {
+            "same"
+        }
+    }
+
+    #[test]
+    fn closeness_in_meaning_does_not_outweigh_a_contradiction_in_words() {
+        // The next sentence, about the function by its context, is as close to the claim as
+        // any text can be; but closeness reads a denial as a statement, so the denial stands.
+        let claim = "The write_buffer function is thread-safe.";
+        let page = [
+            "Warning: write_buffer is not thread-safe. Calling it concurrently from \
+                     multiple threads may corrupt the internal buffer."
+                .to_string(),
+        ];
+        let words = judged(claim, &[&page[0]]);
+        assert_eq!(words.label, JudgeLabel::Contradicted, "{:?}", words.detail);
+        let j = LocalJudge::default()
+            .with_encoder(Arc::new(SameEncoder))
+            .assess(claim, &page);
+        assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+        assert_eq!(
+            j.evidence_quote.as_deref(),
+            Some("Warning: write_buffer is not thread-safe.")
+        );
     }
 
     /// Reads every text as close in meaning to the claim (0.7, below [`MEANING_SUPPORT`]) and

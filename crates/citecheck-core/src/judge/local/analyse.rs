@@ -244,8 +244,12 @@ impl Analysis {
                 q.bound.is_some()
                     && matches!(&q.measure, Measure::Unit(u) if u.dimension == Dimension::Time)
             });
+            // "a stronger-than-expected 275,000 jobs": a "than" hyphenated on both sides is a
+            // word of one adjective, and what follows is the sentence's own.
+            let compound = lexeme.hyphenated && lexemes.get(i + 1).is_some_and(|n| n.hyphenated);
             other_arm |= lexicon::COMPARISONS.contains(&word)
                 || (word == "than"
+                    && !compound
                     && !matches!(previous, Some("rather"))
                     && !bounded_value
                     && lexemes.get(i + 1).is_some_and(|n| n.kind == LexKind::Word));

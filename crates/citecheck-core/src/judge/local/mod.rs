@@ -1841,6 +1841,25 @@ mod tests {
         assert_eq!(encoder.asked.load(std::sync::atomic::Ordering::Relaxed), 0);
     }
 
+    #[test]
+    fn a_than_inside_a_hyphenated_adjective_compares_nothing() {
+        // "stronger-than-expected" describes the figure; it opens no other arm to set it aside.
+        let j = judged(
+            "Employers added 275,000 jobs in February.",
+            &[
+                "In February employers added a stronger-than-expected 275,000 jobs, the \
+               Labor Department said.",
+            ],
+        );
+        assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
+        // Written apart, "than" still opens the other arm.
+        let j = judged(
+            "Employers added 275,000 jobs in February.",
+            &["In February employers added more jobs than the 275,000 economists expected."],
+        );
+        assert_ne!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
+    }
+
     /// Reads every text as meaning the same as every other.
     #[derive(Debug)]
     struct SameEncoder;

@@ -70,8 +70,8 @@ pub const PARTIAL_STATEMENT: f64 = 0.8;
 /// Coverage of the claim a pair's two sentences must reach between them before the pair is
 /// analysed and aligned: a pair decides a label only from the support threshold less
 /// [`MEANING_MARGIN`] (a near miss read for meaning) or at the contradiction threshold, and it
-/// covers about no more than its halves together. Kept below both: on the development and
-/// test sets no label changed and one quote did (a weak conflict of a skipped pair had
+/// covers about no more than its halves together. Kept at or below both: on the development
+/// and test sets no label changed and one quote did (a weak conflict of a skipped pair had
 /// steered which near miss was read for meaning), and the words-only judge took about 15%
 /// less CPU (most of a page's pairs concern no one claim).
 pub const PAIR_WORTH: f64 = 0.4;
@@ -83,8 +83,15 @@ pub const NUMBER_MARGIN: f64 = 0.1;
 pub const HEURISTIC_VERSION: &str = "local-v1";
 pub const MODEL: &str = "heuristic-v1";
 /// How far below the support threshold a consistent sentence's coverage may fall and still be
-/// read for its meaning: paraphrases share few words, but not none.
-pub const MEANING_MARGIN: f64 = 0.2;
+/// read for its meaning: paraphrases share few words, but not none. The best such sentence is
+/// read, and it must still reach the support threshold with its words matched by meaning. At
+/// 0.3 (from 0.2) no verdict of the development or frozen test set changed; three more of 1,030
+/// probe pairs were supported (two on sets read for rules, one on a set never read), none was
+/// lost, and the encoder read 0.78 sentences a citation instead of 0.62 (BENCHMARKS.md).
+pub const MEANING_MARGIN: f64 = 0.3;
+/// How far below the contradiction threshold the rest of the claim, beside a flipped figure,
+/// may be covered by a sentence's words and still be read for its meaning.
+pub const FLIP_MEANING_MARGIN: f64 = 0.2;
 /// Similarity of meaning (all-MiniLM-L6-v2 cosine) at which such a near miss supports the
 /// claim. Set on the development set: at 0.75 near misses that the page contradicts or leaves
 /// open came through as well; from 0.85 none did.
@@ -270,7 +277,7 @@ impl LocalJudge {
         // The sentence that flips one of the claim's figures but whose words cover too little
         // of the rest to contradict it, for the encoder to read as well.
         let mut near_conflict: Option<Candidate<'_>> = None;
-        let conflict_floor = self.thresholds.contradict - MEANING_MARGIN;
+        let conflict_floor = self.thresholds.contradict - FLIP_MEANING_MARGIN;
         for (passage, segments, analyses) in split {
             for (k, segment) in segments.iter().enumerate() {
                 let mut context: Vec<&Analysis> = Vec::new();
@@ -1979,6 +1986,35 @@ mod tests {
         // Without the synonym the words fall short, and closeness alone is not enough.
         let j = judge(&[]);
         assert_eq!(j.label, JudgeLabel::NotFound, "{:?}", j.detail);
+    }
+
+    #[test]
+    fn a_paraphrase_that_shares_under_half_the_words_is_read_for_meaning() {
+        let claim = "The river's vast catchment spans 801,000 square kilometres of farmland.";
+        let passage =
+            "The river's huge basin covers 801,000 square kilometres of fields.".to_string();
+        let words = judged(claim, &[&passage]);
+        assert_eq!(words.label, JudgeLabel::NotFound, "{:?}", words.detail);
+        // Its words cover less than half of the claim's.
+        assert!(
+            words
+                .detail
+                .as_deref()
+                .is_some_and(|d| d.contains(" coverage=0.4")),
+            "{:?}",
+            words.detail
+        );
+        let j = LocalJudge::default()
+            .with_encoder(Arc::new(WordEncoder {
+                synonyms: &[
+                    ("vast", "huge"),
+                    ("catchment", "basin"),
+                    ("spans", "covers"),
+                    ("farmland", "fields"),
+                ],
+            }))
+            .assess(claim, std::slice::from_ref(&passage));
+        assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
     }
 
     #[test]

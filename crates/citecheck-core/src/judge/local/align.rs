@@ -1216,11 +1216,45 @@ fn shares_stem(a: &str, b: &str) -> bool {
 /// unnegated clause states ("Freight volumes were flat ..., and it would not raise freight
 /// rates") aligns with that clause, so the negated clause is about something else and cannot by
 /// that word alone flip the claim. Denials, which cover the whole text, leave nothing outside.
-fn affirmed_elsewhere(text: &Analysis, form: &str) -> bool {
-    text.forms.iter().enumerate().any(|(i, f)| {
-        f.as_deref() == Some(form) && !text.cues.iter().any(|cue| cue.scope.contains(&i))
-    })
+///
+/// The unnegated occurrence must stand among as many of the other text's words as the negated
+/// one: "was a finalist for the Pulitzer Prize but did not win, although it went on to win the
+/// National Book Award" denies the Pulitzer, whatever it won besides. So it is read for the
+/// page's denial (`scope`, its scope) when the claim denies nothing itself; otherwise any
+/// unnegated occurrence stands: "people who napped ... than those who never napped" on both
+/// sides is one statement, whichever occurrence has more words around it.
+fn affirmed_elsewhere(
+    text: &Analysis,
+    other: &Analysis,
+    form: &str,
+    scope: Option<&std::ops::Range<usize>>,
+) -> bool {
+    // The other text's words, the form aside, within a few lexemes of position `at`.
+    let around = |at: usize| {
+        (at.saturating_sub(AFFIRMED_REACH)..(at + AFFIRMED_REACH + 1).min(text.forms.len()))
+            .filter_map(|i| text.form(i))
+            .filter(|f| *f != form && text.is_content(f) && other.vocabulary.contains(*f))
+            .count()
+    };
+    let occurrences = |negated: bool| {
+        text.forms.iter().enumerate().filter(move |(i, f)| {
+            f.as_deref() == Some(form)
+                && text.cues.iter().any(|cue| cue.scope.contains(i)) == negated
+        })
+    };
+    let denied = scope.map_or(0, |scope| {
+        occurrences(true)
+            .filter(|(i, _)| scope.contains(i))
+            .map(|(i, _)| around(i))
+            .max()
+            .unwrap_or(0)
+    });
+    occurrences(false).any(|(i, _)| around(i) >= denied)
 }
+
+/// How many lexemes either side of a shared word [`affirmed_elsewhere`] reads for the other
+/// text's words.
+const AFFIRMED_REACH: usize = 7;
 
 /// Words of a negation itself, not of what it negates ("no longer used": the act is "used").
 const NEGATION_ADVERBS: &[&str] = &["long", "longer"];
@@ -1359,7 +1393,12 @@ fn negated(
                     (other.vocabulary.contains(f)
                         || other.vocabulary.iter().any(|w| shares_stem(f, w)))
                         && text.is_content(f)
-                        && !affirmed_elsewhere(text, f)
+                        && !affirmed_elsewhere(
+                            text,
+                            other,
+                            f,
+                            (page && !other_denies).then_some(&cue.scope),
+                        )
                 })
         })
         // A page's denial of the claim's act on another object denies that object only: "would

@@ -211,12 +211,40 @@ pub fn about_else(claim: &Analysis, sentence: &Analysis, c: usize) -> bool {
             lexicon::WEEKDAYS.contains(&f.as_str()) || lexicon::MONTHS.contains(&f.as_str())
         })
     };
+    // A clause without a subject of its own goes on about the one before ("..., but did not
+    // win, losing out to Colson Whitehead's novel"): a name after its pronoun or its auxiliary
+    // is what the act is done to, and leads nothing.
+    let goes_on = |e: &Entity| {
+        clauses.subject_of(c).is_none()
+            && (0..e.span.start).any(|i| {
+                clauses.of(i) == Some(c)
+                    && matches!(
+                        sentence.form(i),
+                        Some(
+                            "he" | "she"
+                                | "they"
+                                | "it"
+                                | "we"
+                                | "do"
+                                | "was"
+                                | "were"
+                                | "is"
+                                | "are"
+                                | "has"
+                                | "had"
+                                | "have"
+                                | "will"
+                                | "would"
+                        )
+                    )
+            })
+    };
     let rival_name = sentence
         .entities
         .iter()
         .filter(|e| !date_word(e))
         .find(|e| clauses.of(e.span.start) == Some(c))
-        .filter(|e| !after_pronoun(e))
+        .filter(|e| !after_pronoun(e) && !goes_on(e))
         .is_some_and(|e| !claim.mentions(e));
     (rival_subject && !names_claim_subject) || rival_name
 }

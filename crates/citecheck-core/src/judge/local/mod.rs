@@ -1867,6 +1867,52 @@ mod tests {
         assert_ne!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
     }
 
+    #[test]
+    fn a_denial_stands_against_the_same_act_affirmed_of_something_else() {
+        let claim = "The novel won the Pulitzer Prize.";
+        let j = judged(
+            claim,
+            &[
+                "The novel was a finalist for the Pulitzer Prize but did not win, although it \
+               went on to win the National Book Award.",
+            ],
+        );
+        assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+        // The act affirmed of the claim's own object is the claim's.
+        let j = judged(
+            claim,
+            &[
+                "The novel did not win the National Book Award, although it went on to win the \
+               Pulitzer Prize.",
+            ],
+        );
+        assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
+        // A claim that denies the act itself, beside affirming it, says what the page says.
+        let j = judged(
+            "People who napped for more than an hour had a 38% higher risk of heart failure \
+             than those who never napped.",
+            &[
+                "After accounting for age and smoking, people who napped for more than an hour \
+               had a 38% higher risk of heart failure than those who never napped.",
+            ],
+        );
+        assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
+    }
+
+    #[test]
+    fn a_name_after_the_verb_of_a_clause_without_a_subject_leads_nothing() {
+        // "but did not win, losing out to ..." goes on about the novel: the names after its
+        // verb do not make the denial about something else.
+        let j = judged(
+            "The novel won the Pulitzer Prize.",
+            &[
+                "The novel was a finalist for the Pulitzer Prize but did not win, losing out to \
+               Colson Whitehead's The Underground Railroad.",
+            ],
+        );
+        assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+    }
+
     /// Reads every text as meaning the same as every other.
     #[derive(Debug)]
     struct SameEncoder;

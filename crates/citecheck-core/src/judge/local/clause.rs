@@ -13,7 +13,7 @@ use super::lexicon;
 const OPENERS: &[&str] = &["but", "while", "whereas", "although", "though", "yet"];
 
 /// Words after which a noun is a place, a time or an object rather than a clause's subject.
-const PREPOSITIONS: &[&str] = &[
+pub(super) const PREPOSITIONS: &[&str] = &[
     "in", "at", "on", "for", "by", "of", "from", "to", "with", "after", "before", "during",
     "since", "over", "under", "into", "than", "against", "like", "across", "within", "per",
 ];

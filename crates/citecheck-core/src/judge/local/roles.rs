@@ -13,6 +13,7 @@ use std::sync::OnceLock;
 
 use super::align::{is_address, is_country, people_adjective};
 use super::analyse::{is_acronym, Analysis, Break, Entity};
+use super::clause::PREPOSITIONS;
 use super::lex::{forms_of, is_stopword};
 use super::lexicon::SYMMETRIC_RELATIONS;
 
@@ -50,16 +51,56 @@ fn names(text: &Analysis) -> Vec<&Entity> {
         .collect()
 }
 
+/// How many lexemes an apposition between a name and its verb may hold ("Castellan Group, the
+/// Milan-based maker of luxury leather goods, is a subsidiary of ...").
+const APPOSITION: usize = 12;
+
 /// The frames of a text, agent first whatever the voice.
 fn frames(text: &Analysis) -> Vec<Frame<'_>> {
     let names = names(text);
     let mut out = Vec::new();
-    for (before, after) in names.iter().zip(names.iter().skip(1)) {
-        if let Some(frame) = frame_between(text, before, after) {
+    for (k, (before, after)) in names.iter().zip(names.iter().skip(1)).enumerate() {
+        if let Some(frame) = frame_between(text, before, before.span.end, after) {
             out.push(frame);
+        } else if let Some(resume) = past_apposition(text, before) {
+            // The verb after an apposition is the name's: the frame runs from the first name
+            // after the apposition's closing comma.
+            if let Some(frame) = names[k + 1..]
+                .iter()
+                .find(|n| n.span.start > resume)
+                .and_then(|after| frame_between(text, before, resume, after))
+            {
+                out.push(frame);
+            }
         }
     }
     out
+}
+
+/// Where the text goes on after an apposition that follows `name`: a comma, a description
+/// opening on a word in lower case ("the Milan-based maker of ...", "which was founded in
+/// 1990"), a closing comma, within [`APPOSITION`] lexemes, and then the name's verb. A comma
+/// that opens on another name lists names ("Apple, Google and Microsoft"), a stronger break
+/// ends the sentence's part, and a preposition after the closing comma goes on about something
+/// else than the name ("Chapel Street Studios, a chapel in Millbrook, with the producer ...").
+fn past_apposition(text: &Analysis, name: &Entity) -> Option<usize> {
+    let comma = |i: usize| text.breaks.get(i).copied().flatten() == Some(Break::Comma);
+    let open = name.span.end;
+    if !comma(open)
+        || !text
+            .form(open + 1)
+            .is_some_and(|_| text.is_lowercase(open + 1))
+    {
+        return None;
+    }
+    (open + 1..(open + 1 + APPOSITION).min(text.forms.len()))
+        .take_while(|&i| text.breaks.get(i).copied().flatten() != Some(Break::Strong))
+        .find(|&i| comma(i))
+        .map(|close| close + 1)
+        .filter(|&resume| {
+            text.form(resume)
+                .is_some_and(|f| text.is_lowercase(resume) && !PREPOSITIONS.contains(&f))
+        })
 }
 
 /// The frame of two neighbouring names, when small words, a verb and a few words more
@@ -68,9 +109,10 @@ fn frames(text: &Analysis) -> Vec<Frame<'_>> {
 fn frame_between<'a>(
     text: &'a Analysis,
     before: &'a Entity,
+    from: usize,
     after: &'a Entity,
 ) -> Option<Frame<'a>> {
-    let between = before.span.end..after.span.start;
+    let between = from..after.span.start;
     if between.is_empty() || between.len() > GAP + 1 + AFTER_VERB {
         return None;
     }
@@ -100,10 +142,10 @@ fn frame_between<'a>(
             Some("is" | "was" | "are" | "were" | "has" | "had" | "have" | "will" | "would")
         )
     };
-    if before.span.end == at && auxiliary(at + 1) {
+    if from == at && auxiliary(at + 1) {
         return None;
     }
-    let (pre, post) = (before.span.end..at, at + 1..after.span.start);
+    let (pre, post) = (from..at, at + 1..after.span.start);
     if pre.len() > GAP || post.len() > AFTER_VERB {
         return None;
     }
@@ -310,6 +352,36 @@ mod tests {
     fn swap(claim: &str, sentence: &str) -> Option<(String, String)> {
         let (claim, sentence) = (Analysis::new(claim), Analysis::new(sentence));
         conflict(&claim, &sentence).map(|(c, s)| (c.text.clone(), s.text.clone()))
+    }
+
+    #[test]
+    fn a_name_s_verb_after_an_apposition_frames_it() {
+        let sentence = "Castellan Group, the Milan-based maker of luxury leather goods, is a \
+                        wholly owned subsidiary of Vireo Holdings, which bought it in 2014.";
+        assert_eq!(
+            swap(
+                "Vireo Holdings is a subsidiary of Castellan Group.",
+                sentence
+            ),
+            Some(("Vireo Holdings".into(), "Castellan Group".into()))
+        );
+        assert_eq!(
+            swap(
+                "Castellan Group is a subsidiary of Vireo Holdings.",
+                sentence
+            ),
+            None
+        );
+        // A preposition after the apposition goes on about something else than the name.
+        assert_eq!(
+            swap(
+                "The album was recorded at Chapel Street Studios in Millbrook with the producer \
+                 Ada Kemp.",
+                "It was recorded at Chapel Street Studios, a converted chapel in Millbrook, with \
+                 the producer Ada Kemp."
+            ),
+            None
+        );
     }
 
     #[test]

@@ -135,6 +135,23 @@ impl Break {
 }
 
 /// Punctuation that ends a negation's scope.
+/// Whether the "and" at `j` joins a second verb to an infinitive the scope from `start` holds
+/// ("not going to stand here and blame the referee"): the denial covers both verbs. An "and"
+/// before a new subject ("not to sell, and the board agreed") starts another clause.
+fn joins_infinitives(lexemes: &[Lexeme<'_>], lower: &[String], start: usize, j: usize) -> bool {
+    const NEW_SUBJECT: &[&str] = &[
+        "the", "a", "an", "he", "she", "it", "they", "we", "i", "you", "his", "her", "its",
+        "their", "this", "that", "these", "those", "there", "our", "my", "your",
+    ];
+    lower[j] == "and"
+        && lower[start..j].iter().any(|w| w == "to")
+        && lexemes.get(j + 1).is_some_and(|next| {
+            next.kind == LexKind::Word
+                && next.text.chars().next().is_some_and(char::is_lowercase)
+                && !NEW_SUBJECT.contains(&lower[j + 1].as_str())
+        })
+}
+
 const SCOPE_BREAKS: &[&str] = &[
     ".", ",", ";", ":", "!", "?", "(", ")", "|", "\u{2014}", "\u{2013}", "-",
 ];
@@ -331,7 +348,8 @@ impl Analysis {
                             SCOPE_BREAKS.contains(&lower[j].as_str())
                                 // "not yet opened": "yet" right after the cue is no new clause.
                                 || (lexicon::CLAUSE_BREAKS.contains(&lower[j].as_str())
-                                    && !(j == start && lower[j] == "yet"))
+                                    && !(j == start && lower[j] == "yet")
+                                    && !joins_infinitives(&lexemes, &lower, start, j))
                                 || cue_starts.iter().any(|&(_, s)| s == j + 1 && j >= start)
                         })
                         .unwrap_or(lexemes.len());

@@ -153,7 +153,12 @@ pub const COMPARISONS: &[&str] = &["compared", "unlike", "whereas"];
 
 /// Pronouns that refer back to a subject named in an earlier sentence.
 #[rustfmt::skip]
-pub const ANAPHORS: &[&str] = &["it", "its", "they", "their", "he", "his", "she", "her", "them"];
+pub const ANAPHORS: &[&str] = &[
+    "it", "its", "they", "their", "he", "his", "she", "her", "them",
+    // A speaker quoted after being named ("Graham Tolland was gracious in defeat. 'I'm not
+    // going to blame the referee,' he said").
+    "i", "i'm", "i\u{2019}m", "we",
+];
 
 /// Words that end a negation's scope: a new clause starts.
 #[rustfmt::skip]

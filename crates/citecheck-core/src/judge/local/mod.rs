@@ -1940,6 +1940,37 @@ mod tests {
         assert!(!judge.flipped_by_meaning(&soft(0.70, 0.60), 0.45));
     }
 
+    #[test]
+    fn a_denial_covers_a_second_verb_joined_to_its_infinitive() {
+        let j = judged(
+            "Tolland blamed the referee for the defeat.",
+            &[
+                "Tolland said he was not going to stand here and blame the referee for the \
+               defeat.",
+            ],
+        );
+        assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+        // An "and" before a new subject starts another clause, which the denial leaves alone.
+        let j = judged(
+            "The board approved the merger.",
+            &["Shareholders voted not to sell, and the board approved the merger."],
+        );
+        assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
+    }
+
+    #[test]
+    fn a_speaker_quoted_after_being_named_is_the_named_subject() {
+        // "I" in the quote is Tolland: the denial is about him, not about someone else.
+        let j = judged(
+            "Foresters director of rugby Graham Tolland blamed the referee for his side's defeat.",
+            &[
+                "Graham Tolland, the Foresters' director of rugby, was gracious in defeat. \
+               \u{201c}I'm not going to stand here and blame the referee,\u{201d} he said.",
+            ],
+        );
+        assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+    }
+
     /// Reads every text as meaning the same as every other.
     #[derive(Debug)]
     struct SameEncoder;

@@ -1971,6 +1971,21 @@ mod tests {
         assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
     }
 
+    #[test]
+    fn a_state_after_a_linking_verb_stands_in_the_place_of_the_act() {
+        let j = judged(
+            "The library will close at the end of the year.",
+            &["The library will stay open at the end of the year."],
+        );
+        assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+        // The opposite of another subject's state is no flip of the claim's.
+        let page = ["The museum will stay open, but its café will close, the council decided."];
+        let j = judged("The museum's café will stay open.", &page);
+        assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+        let j = judged("The museum will stay open.", &page);
+        assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
+    }
+
     /// Reads every text as meaning the same as every other.
     #[derive(Debug)]
     struct SameEncoder;

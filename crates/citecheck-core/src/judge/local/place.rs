@@ -4,8 +4,9 @@
 
 use super::analyse::Analysis;
 use super::compare;
-use super::lex::is_stopword;
+use super::lex::{forms_of, is_stopword};
 use super::numbers::Quantity;
+use std::sync::OnceLock;
 
 /// How many lexemes away the neighbour word or the quantity may sit.
 const REACH: usize = 3;
@@ -81,7 +82,20 @@ fn after(text: &Analysis, k: usize) -> impl Iterator<Item = &Quantity> {
         .filter(move |q| q.span.start > k && q.span.start <= k + REACH)
 }
 
-/// The nearest content word within [`REACH`] lexemes before (`forward` false) or after `k`.
+/// Verbs that link a subject to a state as "is" does ("will stay open", "remained closed"): no
+/// neighbour of the state's word, which stands in the place of "will close" all the same.
+const LINKING_VERBS: &[&str] = &["stay", "remain", "become", "keep"];
+
+fn linking(form: &str) -> bool {
+    static FORMS: OnceLock<Vec<String>> = OnceLock::new();
+    FORMS
+        .get_or_init(|| forms_of(LINKING_VERBS))
+        .iter()
+        .any(|f| f == form)
+}
+
+/// The nearest content word within [`REACH`] lexemes before (`forward` false) or after `k`,
+/// linking verbs aside.
 pub fn neighbour(text: &Analysis, k: usize, forward: bool) -> Option<&str> {
     let steps: Vec<usize> = if forward {
         (k + 1..=k + REACH).collect()
@@ -91,5 +105,5 @@ pub fn neighbour(text: &Analysis, k: usize, forward: bool) -> Option<&str> {
     steps
         .into_iter()
         .filter_map(|i| text.form(i))
-        .find(|f| !is_stopword(f) && ordinal(f).is_none())
+        .find(|f| !is_stopword(f) && ordinal(f).is_none() && !linking(f))
 }

@@ -700,10 +700,18 @@ fn number_at(lexemes: &[Lexeme<'_>], lower: &[String], i: usize) -> Option<Numbe
                 text.chars().filter(|&c| c != ',').collect()
             };
             let decimals = digits.split_once('.').map_or(0, |(_, d)| d.len() as u32);
-            (digits.parse::<f64>().ok()?, decimals, i + 1)
+            let value = digits.parse::<f64>().ok()?;
+            match and_a_part(lower, i + 1) {
+                Some((part, next)) if decimals == 0 => (value + part, 1, next),
+                _ => (value, decimals, i + 1),
+            }
         }
         LexKind::Word => {
-            let (value, next) = number_words(lexemes, lower, i)?;
+            let (mut value, mut next) = number_words(lexemes, lower, i)?;
+            if let Some((part, after)) = and_a_part(lower, next) {
+                value += part;
+                next = after;
+            }
             // "half an hour" is written to the half: 30 minutes give or take a few.
             (value, u32::from(value.fract() != 0.0), next)
         }
@@ -735,6 +743,21 @@ fn number_at(lexemes: &[Lexeme<'_>], lower: &[String], i: usize) -> Option<Numbe
         }
     }
     Some((value, decimals, scale, None, next))
+}
+
+/// "and a half" or "and a quarter" from `i`, after a whole number ("three and a half months",
+/// "2 and a half years"): the part it adds and where the number goes on.
+fn and_a_part(lower: &[String], i: usize) -> Option<(f64, usize)> {
+    if lower.get(i).map(String::as_str) != Some("and")
+        || !matches!(lower.get(i + 1).map(String::as_str), Some("a" | "one"))
+    {
+        return None;
+    }
+    match lower.get(i + 2).map(String::as_str) {
+        Some("half") => Some((0.5, i + 3)),
+        Some("quarter") => Some((0.25, i + 3)),
+        _ => None,
+    }
 }
 
 /// Number words from `i` ("forty-nine", "two hundred", "seven million", "a dozen"). "one" and
@@ -786,7 +809,9 @@ fn number_words(lexemes: &[Lexeme<'_>], lower: &[String], i: usize) -> Option<(f
                 || next == "dozen"
                 || unit_at(lower, i + 1).is_some());
         let measured = first == "one" && unit_at(lower, i + 1).is_some();
-        if !(scaled || compound || measured) {
+        // "one and a half hours".
+        let and_part = first == "one" && and_a_part(lower, i + 1).is_some();
+        if !(scaled || compound || measured || and_part) {
             return None;
         }
         if first == "a" {
@@ -870,6 +895,27 @@ mod tests {
     use super::super::compare::{same, same_slot};
     use super::super::lex::lex;
     use super::*;
+
+    #[test]
+    fn a_whole_number_and_a_half_or_a_quarter_is_one_value() {
+        assert!(same(
+            &first("lasted roughly three and a half months"),
+            &first("lasted 108 days")
+        ));
+        assert!(same(
+            &first("took 2 and a half years"),
+            &first("took 30 months")
+        ));
+        assert!(same(&first("one and a half hours"), &first("90 minutes")));
+        assert!(same(
+            &first("three and a quarter million copies"),
+            &first("3.25 million copies")
+        ));
+        assert!(!same(
+            &first("lasted three and a half months"),
+            &first("lasted 150 days")
+        ));
+    }
 
     #[test]
     fn basis_and_percentage_points_are_one_measure() {

@@ -1986,6 +1986,15 @@ mod tests {
         assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
     }
 
+    #[test]
+    fn a_million_glued_to_a_count_is_no_length() {
+        let j = judged(
+            "The city has a population of 1.5 million.",
+            &["The city, founded in 1721, has a population of 1.5m."],
+        );
+        assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
+    }
+
     /// Reads every text as meaning the same as every other.
     #[derive(Debug)]
     struct SameEncoder;

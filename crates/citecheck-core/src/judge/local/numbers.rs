@@ -131,6 +131,8 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
             (Measure::Clock(text), next)
         } else if let Some(unit) = currency {
             (Measure::Unit(unit), next)
+        } else if let Some(unit) = glued_unit(lexemes, &lower, next) {
+            (Measure::Unit(unit), next + 1)
         } else if let Some((unit, after)) = unit_at(&lower, next) {
             (Measure::Unit(unit), after)
         } else {
@@ -742,7 +744,97 @@ fn number_at(lexemes: &[Lexeme<'_>], lower: &[String], i: usize) -> Option<Numbe
             next += 1;
         }
     }
+    // "1.5m people", "a population of 1.5m": newspapers glue the million to counts as well.
+    // Only a counted noun after it, or a count's noun before it, says so: "the 100m final" and
+    // "1.5m tall" are metres.
+    if scale == 1.0 && !after_currency && glued_letters && lower[next] == "m" {
+        let counted_after = lower
+            .get(next + 1)
+            .is_some_and(|w| COUNTED.contains(&fold_plural(w).as_str()));
+        let counted_before = i
+            .checked_sub(2)
+            .is_some_and(|p| lower[p + 1] == "of" && COUNTED_TOTALS.contains(&lower[p].as_str()));
+        if counted_after || counted_before {
+            scale = 1e6;
+            next += 1;
+        }
+    }
     Some((value, decimals, scale, None, next))
+}
+
+/// Nouns counted in millions that newspapers write after a glued "m" ("1.5m people"), in the
+/// singular.
+const COUNTED: &[&str] = &[
+    "people",
+    "person",
+    "resident",
+    "viewer",
+    "user",
+    "customer",
+    "passenger",
+    "visitor",
+    "subscriber",
+    "vote",
+    "voter",
+    "copy",
+    "unit",
+    "barrel",
+    "tonne",
+    "household",
+    "home",
+    "job",
+    "worker",
+    "member",
+    "follower",
+    "download",
+    "listener",
+    "reader",
+    "tourist",
+    "inhabitant",
+    "patient",
+    "child",
+    "adult",
+    "case",
+    "dose",
+    "vehicle",
+    "car",
+    "tree",
+    "animal",
+    "bird",
+    "ticket",
+    "fan",
+    "student",
+];
+
+/// Totals whose figure a glued "m" gives in millions ("a population of 1.5m").
+const COUNTED_TOTALS: &[&str] = &[
+    "population",
+    "audience",
+    "attendance",
+    "turnout",
+    "membership",
+    "readership",
+    "workforce",
+];
+
+/// A unit letter glued to the figure before it, as newspapers abbreviate: "40C", "104F",
+/// "10pc". Apart, "C" and "F" are more often grades, names or notes.
+fn glued_unit(lexemes: &[Lexeme<'_>], lower: &[String], at: usize) -> Option<Unit> {
+    let (before, lexeme) = (lexemes.get(at.checked_sub(1)?)?, lexemes.get(at)?);
+    let glued = lexeme.kind == LexKind::Word && lexeme.start == before.start + before.text.len();
+    if !glued || before.kind != LexKind::Number {
+        return None;
+    }
+    let spelling: &[&str] = match lower[at].as_str() {
+        "c" => &["°c"],
+        "f" => &["°f"],
+        "pc" => &["%"],
+        _ => return None,
+    };
+    lexicon::UNITS
+        .iter()
+        .find(|(s, _)| *s == spelling)
+        .map(|(_, unit)| *unit)
 }
 
 /// "and a half" or "and a quarter" from `i`, after a whole number ("three and a half months",
@@ -895,6 +987,28 @@ mod tests {
     use super::super::compare::{same, same_slot};
     use super::super::lex::lex;
     use super::*;
+
+    #[test]
+    fn letters_glued_to_a_figure_are_its_scale_or_unit_as_newspapers_write_them() {
+        assert!(same(&first("1.5m people"), &first("1.5 million people")));
+        assert!(same(
+            &first("a population of 1.5m"),
+            &first("a population of 1.5 million")
+        ));
+        assert!(same(
+            &first("40C in the shade"),
+            &first("40 degrees Celsius")
+        ));
+        assert!(same(&first("104F"), &first("104 degrees Fahrenheit")));
+        assert!(same(&first("up 10pc"), &first("up 10 per cent")));
+        // A glued "m" before anything but a counted noun is metres.
+        for text in ["the 100m final", "a 1.5m statue", "1.5m tall"] {
+            assert!(
+                matches!(&first(text).measure, Measure::Unit(u) if u.dimension == Dimension::Length),
+                "{text}"
+            );
+        }
+    }
 
     #[test]
     fn a_whole_number_and_a_half_or_a_quarter_is_one_value() {

@@ -390,12 +390,21 @@ pub fn align(
                     .any(|r| dating(p, r) && compare::same(y, r))
         })
     };
+    // A year and a figure of one clause of the claim flipped together ("According to the 2011
+    // census, it had about 2,500 residents" against "According to the 2001 census, it had
+    // 2,215") are another occasion's, however far apart the claim writes them.
+    let one_clause = |y: &Quantity, v: &Quantity| {
+        let (from, to) = (y.span.end.min(v.span.end), y.span.start.max(v.span.start));
+        claim.clauses.of(y.span.start) == claim.clauses.of(v.span.start)
+            && (from..to).all(|i| !matches!(claim.form(i), Some("and" | "but" | "or")))
+    };
     let other_occasion = conflicts.iter().any(|y| {
         y.measure == Measure::Year
             && claim.quantities.iter().any(|v| {
+                let flipped_too = conflicts.iter().any(|c| std::ptr::eq(*c, v));
                 v.measure != Measure::Year
-                    && dates(y, v)
-                    && (conflicts.iter().any(|c| std::ptr::eq(*c, v))
+                    && (dates(y, v) || (flipped_too && one_clause(y, v)))
+                    && (flipped_too
                         // A day of the month is part of the year's date, not a figure of
                         // another occasion ("31 January 2020").
                         || (!matches!(v.measure, Measure::Day(_))
@@ -1274,6 +1283,8 @@ fn denied_elsewhere_too(claim: &Analysis, sentence: &Analysis, bound: Option<usi
     };
     let denial =
         |kind: CueKind| matches!(kind, CueKind::Negation | CueKind::Refusal | CueKind::Halt);
+    // The claim's "rather than" denies its arm as a negation would.
+    let claim_denial = |kind: CueKind| denial(kind) || kind == CueKind::Contrast;
     let content = |t: &Analysis, scope: &std::ops::Range<usize>| -> Vec<String> {
         t.forms[scope.clone()]
             .iter()
@@ -1285,7 +1296,7 @@ fn denied_elsewhere_too(claim: &Analysis, sentence: &Analysis, bound: Option<usi
     let claim_denied: Vec<String> = claim
         .cues
         .iter()
-        .filter(|c| denial(c.kind))
+        .filter(|c| claim_denial(c.kind))
         .flat_map(|c| content(claim, &c.scope))
         .collect();
     sentence
@@ -1323,10 +1334,11 @@ fn negated(
     page: bool,
     halts: bool,
 ) -> bool {
+    // "rather than for relativity" denies relativity as "avoided citing relativity" does.
     let other_denies = other.cues.iter().any(|cue| {
         matches!(
             cue.kind,
-            CueKind::Negation | CueKind::Refusal | CueKind::Halt
+            CueKind::Negation | CueKind::Refusal | CueKind::Halt | CueKind::Contrast
         )
     });
     let denied = text
@@ -1387,12 +1399,16 @@ fn negated(
         })
         // A word of the scope counts when the other text has it or a word of its stem ("no
         // expiry" against "do not expire").
+        // A day or a month is when, not what: "isn't going anywhere in January" shares only
+        // the time with "ruled out selling him in January".
         .filter(|cue| {
             cue.kind == CueKind::Denial
                 || text.forms[cue.scope.clone()].iter().flatten().any(|f| {
                     (other.vocabulary.contains(f)
                         || other.vocabulary.iter().any(|w| shares_stem(f, w)))
                         && text.is_content(f)
+                        && !lexicon::MONTHS.contains(&f.as_str())
+                        && !lexicon::WEEKDAYS.contains(&f.as_str())
                         && !affirmed_elsewhere(
                             text,
                             other,

@@ -113,6 +113,8 @@ const DEMONYM_ENDINGS: &[&str] = &["n", "an", "ian", "ese", "ish", "i", "ern"];
 /// Words that may sit inside a name between capitalised words.
 const CONNECTORS: &[&str] = &[
     "of", "de", "da", "do", "von", "van", "der", "del", "la", "le", "du",
+    // Spanish names join the two surnames with "y" ("Frida Kahlo y Calderón").
+    "y",
 ];
 
 /// Punctuation that sets a phrase off.
@@ -870,6 +872,20 @@ fn implicative_negation(word: &str, lower: &[String], i: usize) -> Option<(CueKi
         let verb = lower.get(i + 2)?;
         let is_verb = verb.chars().all(char::is_alphabetic) && !is_stopword(verb);
         is_verb.then_some((CueKind::Refusal, i + 2))
+    } else if matches!(word, "avoid" | "avoids" | "avoided") && gerund {
+        // "avoided citing relativity": the citing did not happen.
+        Some((CueKind::Refusal, i + 1))
+    } else if matches!(word, "refrain" | "refrains" | "refrained")
+        && next == "from"
+        && lower.get(i + 2).is_some_and(|w| {
+            w.len() > 4
+                && w.ends_with("ing")
+                && w.chars().all(char::is_alphabetic)
+                && !lexicon::ING_NOUNS.contains(&w.as_str())
+        })
+    {
+        // "refrained from naming the buyer".
+        Some((CueKind::Refusal, i + 2))
     } else {
         None
     }

@@ -1995,6 +1995,67 @@ mod tests {
         assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
     }
 
+    #[test]
+    fn a_denial_that_shares_only_a_month_with_the_claim_is_about_something_else() {
+        let claim = "Hartfield United manager Dave Crane has ruled out selling club captain Leon \
+                     Moyo in the January window.";
+        let page = r#""Leon isn't going anywhere in January, and I've told the board that," Crane told reporters on Friday when asked about the future of his captain, Leon Moyo. The Hartfield United manager added that the 29-year-old midfielder, who joined from Sheffield Wednesday in 2019, had "at least two more years" left at the club."#;
+        let j = judged(claim, &[page]);
+        assert_ne!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+    }
+
+    #[test]
+    fn a_claim_s_rather_than_and_a_page_s_avoiding_deny_one_thing() {
+        let claim =
+            "The prize was awarded for the photoelectric effect rather than for relativity.";
+        let j = judged(
+            claim,
+            &[
+                "The prize was awarded for the photoelectric effect; the committee deliberately \
+               avoided citing relativity.",
+            ],
+        );
+        assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
+        // Avoiding an act denies it.
+        let j = judged(
+            "The committee cited relativity.",
+            &["The committee deliberately avoided citing relativity."],
+        );
+        assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+        let j = judged(
+            "The minister named the buyer.",
+            &["The minister refrained from naming the buyer."],
+        );
+        assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+    }
+
+    #[test]
+    fn a_spanish_name_s_two_surnames_are_one_name() {
+        let j = judged(
+            "Frida Kahlo was born in Coyoacán in 1907.",
+            &[
+                "Magdalena Carmen Frida Kahlo y Calderón (6 July 1907 – 13 July 1954) was a \
+               Mexican painter. Born in Coyoacán, she died in the same house at the age of 47.",
+            ],
+        );
+        assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
+    }
+
+    #[test]
+    fn a_year_and_a_figure_of_one_clause_flipped_together_are_another_occasion() {
+        let j = judged(
+            "According to the 2011 census, Ardmore Glen had about 2,500 residents.",
+            &["According to the 2001 census, Ardmore Glen had a population of 2,215."],
+        );
+        assert_eq!(j.label, JudgeLabel::NotFound, "{:?}", j.detail);
+        // The year alone flipped still contradicts.
+        let j = judged(
+            "According to the 2011 census, Ardmore Glen had 2,215 residents.",
+            &["According to the 2001 census, Ardmore Glen had a population of 2,215."],
+        );
+        assert_ne!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
+    }
+
     /// Reads every text as meaning the same as every other.
     #[derive(Debug)]
     struct SameEncoder;

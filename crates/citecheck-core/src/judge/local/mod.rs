@@ -597,6 +597,8 @@ impl LocalJudge {
             }
             // Another sentence states the claim in full: the page is not plainly against it,
             // and calling a true citation contradicted is the worst error this tool can make.
+            // A sentence that leaves out the claim's rank does not state it ("Canberra is the
+            // capital city of Australia" for "the largest city in Australia").
             // Stating it means stating it in words, not only being near in meaning, and stating
             // what happened: a sentence that only carries the claim's names ("The Nova 3 Pro
             // is Tessel's smallest flagship") says nothing against a
@@ -607,6 +609,7 @@ impl LocalJudge {
             // contradiction ("The firm was never sold. ... Delmont's offer was refused").
             (Some(sup), Some(con))
                 if s >= self.thresholds.support
+                    && !sup.alignment.leaves_out_a_qualifier()
                     && !con.quote.contains(sup.quote)
                     && sup.alignment.predicate_coverage() >= align::PREDICATE_FLOOR
                     && sup.alignment.plain_coverage >= self.thresholds.support =>
@@ -2054,6 +2057,15 @@ mod tests {
             &["According to the 2001 census, Ardmore Glen had a population of 2,215."],
         );
         assert_ne!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
+    }
+
+    #[test]
+    fn a_sentence_without_the_claim_s_rank_does_not_outweigh_one_that_lowers_it() {
+        let page = "Canberra is the capital city of Australia. Founded following the federation \
+                    of the colonies of Australia as the seat of government for the new nation, \
+                    it is the country's largest inland city and eighth-largest city overall.[4]";
+        let j = judged("Canberra is the largest city in Australia.", &[page]);
+        assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
     }
 
     /// Reads every text as meaning the same as every other.

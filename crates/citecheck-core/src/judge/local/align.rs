@@ -312,7 +312,11 @@ pub fn align(
                 NumberFit::InContext
             }
             NumberFit::Missing if q.identifier => NumberFit::NameOnly,
-            NumberFit::Missing if spans_years(q, sentence) || years_apart(claim, q, sentence) => {
+            NumberFit::Missing
+                if spans_years(q, sentence)
+                    || years_apart(claim, q, sentence)
+                    || years_between(claim, q, sentence) =>
+            {
                 NumberFit::Match
             }
             NumberFit::Conflict if within_a_range(q, sentence) => NumberFit::Missing,
@@ -923,37 +927,83 @@ fn spans_years(q: &Quantity, sentence: &Analysis) -> bool {
 /// A span of years without a bound ("three years", "about seven years"), in years, with the
 /// slack its hedge allows: a year either way when hedged, none when not.
 fn year_span(q: &Quantity) -> Option<(f64, f64)> {
+    const YEAR: f64 = 31_557_600.0;
     let Measure::Unit(unit) = &q.measure else {
         return None;
     };
-    if unit.name != "year" || q.bound.is_some() {
+    if !matches!(unit.name, "year" | "decade" | "century") || q.bound.is_some() {
         return None;
     }
-    Some((q.value / unit.factor, if q.hedged { 1.0 } else { 0.0 }))
+    // "almost four decades" is 39 years as well as 40.
+    let years = q.value / YEAR;
+    let slack = if q.hedged {
+        (years / 10.0).max(1.0)
+    } else {
+        0.0
+    };
+    Some((years, slack))
+}
+
+/// Whether two years the sentence gives lie the claim's span of years apart, when the claim
+/// ties the span to them: it dates one event from another and names no year of its own
+/// ("registered it two years after Hoffmann produced it" against "In 1897 ... in 1899"), or
+/// it names both years itself ("stood for about 28 years, from August 1961 until November
+/// 1989"). A span the claim ties to nothing ("took three years to build" against "designed in
+/// 1909 and rebuilt in 1912") is not worked out from any two years.
+fn years_between(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
+    let Some((span, slack)) = year_span(q) else {
+        return false;
+    };
+    let years = |text: &Analysis| -> Vec<f64> {
+        text.quantities
+            .iter()
+            .filter(|y| y.measure == Measure::Year)
+            .map(|y| y.value)
+            .collect()
+    };
+    let (ours, stated) = (years(claim), years(sentence));
+    let apart = |a: f64, b: f64| a != b && ((a - b).abs() - span).abs() <= slack;
+    if ours.is_empty() {
+        dated_span(claim, q)
+            && stated
+                .iter()
+                .enumerate()
+                .any(|(k, &a)| stated[k + 1..].iter().any(|&b| apart(a, b)))
+    } else {
+        ours.iter().enumerate().any(|(k, &a)| {
+            ours[k + 1..]
+                .iter()
+                .any(|&b| apart(a, b) && stated.contains(&a) && stated.contains(&b))
+        })
+    }
 }
 
 /// Words after a span of years that date one event from another: "seven years after".
 const RELATIVE_TIME: &[&str] = &["after", "later", "before", "earlier"];
+
+/// Whether the claim dates something by its span from another time: "seven years after",
+/// "two years later", or "another 23 years" ("... in 1971, but the stern was not found for
+/// another 23 years": a span after "another" or "a further" runs on from the time before it).
+fn dated_span(claim: &Analysis, q: &Quantity) -> bool {
+    static RELATIVE: OnceLock<Vec<String>> = OnceLock::new();
+    let relative = RELATIVE.get_or_init(|| forms_of(RELATIVE_TIME));
+    let continued = q
+        .span
+        .start
+        .checked_sub(1)
+        .is_some_and(|p| matches!(claim.form(p), Some("another" | "further")));
+    continued
+        || claim
+            .form(q.span.end)
+            .is_some_and(|f| relative.iter().any(|r| r == f))
+}
 
 /// Whether the claim's span of years dates one of its years from another event ("scrapped in
 /// 2019, seven years after Transport Orland took it over") and the sentence gives both years
 /// ("took the bridge over in 2012 ... abolished in 2019"): the claim's year and another that
 /// lies the span away from it, exactly, or within a year when the claim hedges.
 fn years_apart(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
-    static RELATIVE: OnceLock<Vec<String>> = OnceLock::new();
-    let relative = RELATIVE.get_or_init(|| forms_of(RELATIVE_TIME));
-    // "... in 1971, but the stern was not found for another 23 years": a span after "another"
-    // or "a further" runs on from the time before it, as one before "after" or "later" does.
-    let continued = q
-        .span
-        .start
-        .checked_sub(1)
-        .is_some_and(|p| matches!(claim.form(p), Some("another" | "further")));
-    let dated = continued
-        || claim
-            .form(q.span.end)
-            .is_some_and(|f| relative.iter().any(|r| r == f));
-    let Some((span, slack)) = year_span(q).filter(|_| dated) else {
+    let Some((span, slack)) = year_span(q).filter(|_| dated_span(claim, q)) else {
         return false;
     };
     let years = |text: &Analysis| -> Vec<f64> {

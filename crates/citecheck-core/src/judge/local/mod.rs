@@ -2068,6 +2068,21 @@ mod tests {
         assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
     }
 
+    #[test]
+    fn a_span_of_years_is_worked_out_from_two_years_of_the_page() {
+        let page = "In 1897, Felix Hoffmann, a Bayer chemist, produced acetylsalicylic acid in a \
+                    chemically pure and stable form.[18] Bayer registered the name Aspirin as a \
+                    trademark in 1899.";
+        let claim = "Bayer registered Aspirin as a trademark two years after its chemist Felix \
+                     Hoffmann produced a pure, stable form of acetylsalicylic acid.";
+        let j = judged(claim, &[page]);
+        assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
+        let claim = "Bayer registered Aspirin as a trademark five years after its chemist Felix \
+                     Hoffmann produced a pure, stable form of acetylsalicylic acid.";
+        let j = judged(claim, &[page]);
+        assert_ne!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
+    }
+
     /// Reads every text as meaning the same as every other.
     #[derive(Debug)]
     struct SameEncoder;

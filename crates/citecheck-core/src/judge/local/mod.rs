@@ -2083,6 +2083,23 @@ mod tests {
         assert_ne!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
     }
 
+    #[test]
+    fn a_superlative_after_another_thing_is_the_second_rank() {
+        let j = judged(
+            "Helium is the most plentiful element in the universe after hydrogen.",
+            &[
+                "Helium is the second lightest and second most abundant element in the \
+               observable universe, after hydrogen.",
+            ],
+        );
+        assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
+        let j = judged(
+            "Lake Tessa is the largest lake in Orland.",
+            &["Lake Tessa is the second-largest lake in Orland."],
+        );
+        assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+    }
+
     /// Reads every text as meaning the same as every other.
     #[derive(Debug)]
     struct SameEncoder;

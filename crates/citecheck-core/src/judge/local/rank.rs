@@ -89,7 +89,10 @@ pub fn outranked(claim: &Analysis, sentence: &Analysis) -> Option<String> {
             if placed(|n| n > 1) > placed(|n| n == 1) {
                 return Some(form.to_string());
             }
-        } else if before == Some("the") && claim.superlative.get(at).copied().unwrap_or(false) {
+        } else if before == Some("the")
+            && claim.superlative.get(at).copied().unwrap_or(false)
+            && !ranks_behind(claim, at)
+        {
             // A superlative the sentence ranks lower, glued to the same word ("the
             // second-largest"), where the sentence does not also give it first place there.
             let ranked_at = |j: usize| {
@@ -124,6 +127,20 @@ pub fn outranked(claim: &Analysis, sentence: &Analysis) -> Option<String> {
         }
     }
     None
+}
+
+/// How far after its superlative a claim may set something before it ("the most plentiful
+/// element in the universe after hydrogen").
+const BEHIND_REACH: usize = 8;
+
+/// Whether the claim puts something before its own superlative ("the most plentiful element
+/// in the universe after hydrogen", "the largest city behind Sydney"): it claims a lower rank,
+/// which the sentence's "second most abundant" states rather than lowers.
+fn ranks_behind(claim: &Analysis, at: usize) -> bool {
+    let clause = claim.clauses.of(at);
+    (at + 1..(at + 1 + BEHIND_REACH).min(claim.forms.len()))
+        .take_while(|&i| claim.clauses.of(i) == clause)
+        .any(|i| matches!(claim.form(i), Some("after" | "behind")))
 }
 
 /// Where the sentence's superlative at `j`, given a lower rank with its noun left out ("and

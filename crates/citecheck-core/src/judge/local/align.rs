@@ -564,11 +564,20 @@ pub fn align(
             // A name the claim uses in part elsewhere ("Snapdragon" for "Snapdragon 8 Gen 3") is
             // the same name, not a rival; words shared only with the replaced name itself
             // ("Building" of "Empire State Building" against "Chrysler Building") do not count.
+            // Nor do words the claim has only inside another, different name ("Toyota" of
+            // "Toyota Motor Corporation" against "headquartered in Toyota City").
             .filter(|s| {
+                let in_other_name = |f: &String| {
+                    let holders = claim.entities.iter().filter(|e| e.forms.contains(f));
+                    let mut holders = holders.peekable();
+                    holders.peek().is_some() && holders.all(|e| !roles::same(e, s))
+                };
                 let shared = s
                     .forms
                     .iter()
-                    .filter(|f| claim.vocabulary.contains(*f) && !c.forms.contains(f))
+                    .filter(|f| {
+                        claim.vocabulary.contains(*f) && !c.forms.contains(f) && !in_other_name(f)
+                    })
                     .count();
                 shared < s.forms.len().div_ceil(2)
             })

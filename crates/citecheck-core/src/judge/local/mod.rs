@@ -2100,6 +2100,24 @@ mod tests {
         assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
     }
 
+    #[test]
+    fn a_name_sharing_a_word_with_another_claim_name_is_still_a_rival() {
+        let j = judged(
+            "Toyota Motor Corporation is headquartered in Tokyo.",
+            &[
+                "Toyota Motor Corporation is a Japanese multinational automotive manufacturer \
+               headquartered in Toyota City, Aichi, Japan.",
+            ],
+        );
+        assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+        // A shorter form of the claim's own name is that name.
+        let j = judged(
+            "The Snapdragon 8 Gen 3 is made by Qualcomm.",
+            &["Qualcomm makes the Snapdragon chips."],
+        );
+        assert_ne!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+    }
+
     /// Reads every text as meaning the same as every other.
     #[derive(Debug)]
     struct SameEncoder;

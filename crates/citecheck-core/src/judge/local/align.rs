@@ -533,9 +533,31 @@ pub fn align(
                 && pair[1].as_deref().is_some_and(|f| owned.contains(&f))
         })
     };
+    // A claim name the sentence gives only in a comparison's other arm ("Reykjavík is the
+    // northernmost capital, further north than Helsinki and Oslo" for "Oslo is the northernmost
+    // capital") is what the sentence sets its subject against, not its subject.
+    let only_compared = |c: &Entity| {
+        // After "than" ("further north than Helsinki and Oslo"), not in a parallel clause
+        // ("..., whereas Scarrow Dam is 27 metres high"), which states its own subject.
+        let aside = |i: usize| sentence.aside.get(i).copied().unwrap_or(false);
+        let arm = |e: &&Entity| {
+            aside(e.span.start)
+                && (0..e.span.start)
+                    .rev()
+                    .take_while(|&i| aside(i))
+                    .any(|i| sentence.form(i) == Some("than"))
+        };
+        let named: Vec<&Entity> = sentence
+            .entities
+            .iter()
+            .filter(|e| roles::same(e, c))
+            .collect();
+        !claim.comparative && !named.is_empty() && named.iter().all(arm)
+    };
     let absent = |c: &&Entity| {
         let referred = sentence.anaphoric && context.iter().any(|x| x.mentions(c));
-        !(sentence.mentions(c) || referred || owner_referred(c) || owner_pronoun(c))
+        only_compared(c)
+            || !(sentence.mentions(c) || referred || owner_referred(c) || owner_pronoun(c))
     };
     // A name is no rival when the sentence gives it another title than the claim's: "the
     // first woman to reach the summit" is not "the first person to", however many words the

@@ -2118,6 +2118,26 @@ mod tests {
         assert_ne!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
     }
 
+    #[test]
+    fn a_claim_name_only_in_the_other_arm_of_a_comparison_is_not_the_subject() {
+        let page = "At 64°08′ N, Reykjavík is the world's northernmost capital of a sovereign \
+                    state, lying further north than Helsinki (60°10′ N) and Oslo (59°55′ N).[7]";
+        let j = judged(
+            "Oslo is the northernmost capital of any sovereign state.",
+            &[page],
+        );
+        assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+        // A parallel clause states its own subject.
+        let j = judged(
+            "Scarrow Dam is 27 metres high and 610 metres long.",
+            &[
+                "Hollin Dam is a masonry gravity dam 38 metres high and 320 metres long, whereas \
+               Scarrow Dam is 27 metres high and 610 metres long.",
+            ],
+        );
+        assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
+    }
+
     /// Reads every text as meaning the same as every other.
     #[derive(Debug)]
     struct SameEncoder;

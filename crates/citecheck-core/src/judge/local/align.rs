@@ -955,8 +955,9 @@ fn spans_years(q: &Quantity, sentence: &Analysis) -> bool {
     })
 }
 
-/// A span of years without a bound ("three years", "about seven years"), in years, with the
-/// slack its hedge allows: a year either way when hedged, none when not.
+/// A span of years, decades or centuries without a bound ("three years", "about seven years",
+/// "almost four decades"), in years, with the slack its hedge allows: a tenth of the span
+/// either way, at least a year, when hedged; none when not.
 fn year_span(q: &Quantity) -> Option<(f64, f64)> {
     const YEAR: f64 = 31_557_600.0;
     let Measure::Unit(unit) = &q.measure else {
@@ -975,6 +976,15 @@ fn year_span(q: &Quantity) -> Option<(f64, f64)> {
     Some((years, slack))
 }
 
+/// The years a text names, in order.
+fn years_of(text: &Analysis) -> Vec<f64> {
+    text.quantities
+        .iter()
+        .filter(|y| y.measure == Measure::Year)
+        .map(|y| y.value)
+        .collect()
+}
+
 /// Whether two years the sentence gives lie the claim's span of years apart, when the claim
 /// ties the span to them: it dates one event from another and names no year of its own
 /// ("registered it two years after Hoffmann produced it" against "In 1897 ... in 1899"), or
@@ -985,14 +995,7 @@ fn years_between(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
     let Some((span, slack)) = year_span(q) else {
         return false;
     };
-    let years = |text: &Analysis| -> Vec<f64> {
-        text.quantities
-            .iter()
-            .filter(|y| y.measure == Measure::Year)
-            .map(|y| y.value)
-            .collect()
-    };
-    let (ours, stated) = (years(claim), years(sentence));
+    let (ours, stated) = (years_of(claim), years_of(sentence));
     let apart = |a: f64, b: f64| a != b && ((a - b).abs() - span).abs() <= slack;
     if ours.is_empty() {
         dated_span(claim, q)
@@ -1032,24 +1035,20 @@ fn dated_span(claim: &Analysis, q: &Quantity) -> bool {
 /// Whether the claim's span of years dates one of its years from another event ("scrapped in
 /// 2019, seven years after Transport Orland took it over") and the sentence gives both years
 /// ("took the bridge over in 2012 ... abolished in 2019"): the claim's year and another that
-/// lies the span away from it, exactly, or within a year when the claim hedges.
+/// lies the span away from it, exactly, or within the slack a hedge allows (see [`year_span`]).
 fn years_apart(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
     let Some((span, slack)) = year_span(q).filter(|_| dated_span(claim, q)) else {
         return false;
     };
-    let years = |text: &Analysis| -> Vec<f64> {
-        text.quantities
-            .iter()
-            .filter(|y| y.measure == Measure::Year)
-            .map(|y| y.value)
-            .collect()
-    };
-    let stated = years(sentence);
-    years(claim).iter().filter(|y| stated.contains(y)).any(|y| {
-        stated
-            .iter()
-            .any(|z| z != y && ((y - z).abs() - span).abs() <= slack)
-    })
+    let stated = years_of(sentence);
+    years_of(claim)
+        .iter()
+        .filter(|y| stated.contains(y))
+        .any(|y| {
+            stated
+                .iter()
+                .any(|z| z != y && ((y - z).abs() - span).abs() <= slack)
+        })
 }
 
 /// The claim's superlative that the sentence and its context leave out: "Millbrook Tide Mill is

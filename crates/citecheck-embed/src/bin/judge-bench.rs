@@ -299,8 +299,9 @@ fn main() {
     }
     measure("lexical", &lexical, &cites, args.repeats);
 
+    // CITECHECK_EMBED_BACKEND forces a backend, so that each path the CPU runs is timed.
     let model = files::resolve_model_dir(args.model_dir.as_deref())
-        .and_then(|dir| Embedder::load(&dir, EmbedderOptions::default()));
+        .and_then(|dir| Embedder::load(&dir, EmbedderOptions::from_env()?));
     let embedder = match model {
         Ok(e) => Arc::new(e),
         Err(e) => {

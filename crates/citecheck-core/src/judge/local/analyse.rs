@@ -826,18 +826,22 @@ fn corrects_it(lower: &[String], i: usize) -> bool {
     })
 }
 
+/// Whether `word` is a verb's "-ing" form: not a function word ("during", "nothing") nor one of
+/// the common nouns in "-ing" ("stopped in the morning").
+fn is_gerund(word: &str) -> bool {
+    word.len() > 4
+        && word.ends_with("ing")
+        && word.chars().all(char::is_alphabetic)
+        && !is_stopword(word)
+        && !lexicon::NEGATIONS.contains(&word)
+        && !lexicon::ING_NOUNS.contains(&word)
+}
+
 /// Where the negation starts when `word` (at lexeme `i`) is a verb that denies what follows it:
 /// "stopped eating" (at the "-ing" word), "failed to qualify" (after the "to").
 fn implicative_negation(word: &str, lower: &[String], i: usize) -> Option<(CueKind, usize)> {
     let next = lower.get(i + 1).map(String::as_str)?;
-    // A gerund is a verb: not a function word ("during", "nothing") nor one of the common
-    // nouns in "-ing" ("stopped in the morning").
-    let gerund = next.len() > 4
-        && next.ends_with("ing")
-        && next.chars().all(char::is_alphabetic)
-        && !is_stopword(next)
-        && !lexicon::NEGATIONS.contains(&next)
-        && !lexicon::ING_NOUNS.contains(&next);
+    let gerund = is_gerund(next);
     let noun = next.chars().all(char::is_alphabetic)
         && !is_stopword(next)
         && !lexicon::NEGATIONS.contains(&next);
@@ -877,12 +881,7 @@ fn implicative_negation(word: &str, lower: &[String], i: usize) -> Option<(CueKi
         Some((CueKind::Refusal, i + 1))
     } else if matches!(word, "refrain" | "refrains" | "refrained")
         && next == "from"
-        && lower.get(i + 2).is_some_and(|w| {
-            w.len() > 4
-                && w.ends_with("ing")
-                && w.chars().all(char::is_alphabetic)
-                && !lexicon::ING_NOUNS.contains(&w.as_str())
-        })
+        && lower.get(i + 2).is_some_and(|w| is_gerund(w))
     {
         // "refrained from naming the buyer".
         Some((CueKind::Refusal, i + 2))

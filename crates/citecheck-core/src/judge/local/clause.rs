@@ -18,6 +18,13 @@ pub(super) const PREPOSITIONS: &[&str] = &[
     "since", "over", "under", "into", "than", "against", "like", "across", "within", "per",
 ];
 
+/// Pronouns and auxiliaries after which a clause without a subject of its own has started on
+/// its act: a name after them is what the act is done to (see [`about_else`]).
+const GOES_ON: &[&str] = &[
+    "he", "she", "they", "it", "we", "do", "was", "were", "is", "are", "has", "had", "have",
+    "will", "would",
+];
+
 /// A text cut into clauses.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Clauses {
@@ -217,26 +224,7 @@ pub fn about_else(claim: &Analysis, sentence: &Analysis, c: usize) -> bool {
     let goes_on = |e: &Entity| {
         clauses.subject_of(c).is_none()
             && (0..e.span.start).any(|i| {
-                clauses.of(i) == Some(c)
-                    && matches!(
-                        sentence.form(i),
-                        Some(
-                            "he" | "she"
-                                | "they"
-                                | "it"
-                                | "we"
-                                | "do"
-                                | "was"
-                                | "were"
-                                | "is"
-                                | "are"
-                                | "has"
-                                | "had"
-                                | "have"
-                                | "will"
-                                | "would"
-                        )
-                    )
+                clauses.of(i) == Some(c) && sentence.form(i).is_some_and(|f| GOES_ON.contains(&f))
             })
     };
     let rival_name = sentence

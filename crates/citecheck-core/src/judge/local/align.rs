@@ -370,11 +370,12 @@ pub fn align(
         || conflicts
             .iter()
             .any(|q| (q.identifier || q.compound) && in_subject(q));
-    let dates = |y: &Quantity, v: &Quantity| {
+    // No "and", "but" or "or" of the claim between two of its figures.
+    let not_joined = |y: &Quantity, v: &Quantity| {
         let (from, to) = (y.span.end.min(v.span.end), y.span.start.max(v.span.start));
-        close(&y.span, &v.span)
-            && (from..to).all(|i| !matches!(claim.form(i), Some("and" | "but" | "or")))
+        (from..to).all(|i| !matches!(claim.form(i), Some("and" | "but" | "or")))
     };
+    let dates = |y: &Quantity, v: &Quantity| close(&y.span, &v.span) && not_joined(y, v);
     // So does the claim's figure, or another of its kind, that the sentence gives beside
     // another year only ("48,000 applications for fall 2023" against "48,000 applications for
     // fall 2024"; "16.9 million passengers in 2022, and cargo in 2023" against "18.4 million
@@ -398,9 +399,7 @@ pub fn align(
     // census, it had about 2,500 residents" against "According to the 2001 census, it had
     // 2,215") are another occasion's, however far apart the claim writes them.
     let one_clause = |y: &Quantity, v: &Quantity| {
-        let (from, to) = (y.span.end.min(v.span.end), y.span.start.max(v.span.start));
-        claim.clauses.of(y.span.start) == claim.clauses.of(v.span.start)
-            && (from..to).all(|i| !matches!(claim.form(i), Some("and" | "but" | "or")))
+        claim.clauses.of(y.span.start) == claim.clauses.of(v.span.start) && not_joined(y, v)
     };
     let other_occasion = conflicts.iter().any(|y| {
         y.measure == Measure::Year

@@ -338,14 +338,11 @@ const MONTH_REACH: usize = NUMBER_REACH;
 /// The month names that date the number at `at`: within [`MONTH_REACH`] lexemes, with no
 /// conjunction or punctuation between ("may" left out: it is more often the verb).
 fn months_near<'a>(text: &'a Analysis, at: &Range<usize>) -> Vec<&'a str> {
-    let open = |i: usize| {
-        !matches!(text.form(i), Some("and" | "or" | "but" | "while"))
-            && text.breaks.get(i).copied().flatten().is_none()
-    };
     let before = (at.start.saturating_sub(MONTH_REACH)..at.start)
         .rev()
-        .take_while(|&i| open(i));
-    let after = (at.end..(at.end + MONTH_REACH).min(text.forms.len())).take_while(|&i| open(i));
+        .take_while(|&i| unbroken(text, i));
+    let after =
+        (at.end..(at.end + MONTH_REACH).min(text.forms.len())).take_while(|&i| unbroken(text, i));
     before
         .chain(after)
         .filter_map(|i| text.form(i))
@@ -397,11 +394,14 @@ pub(super) fn dates(text: &Analysis, year: &Range<usize>, value: &Range<usize>) 
     } else {
         value.end..year.start
     };
-    close(year, value)
-        && between.clone().all(|i| {
-            !matches!(text.form(i), Some("and" | "or" | "but" | "while"))
-                && text.breaks.get(i).copied().flatten().is_none()
-        })
+    close(year, value) && between.clone().all(|i| unbroken(text, i))
+}
+
+/// Whether lexeme `i` of `text` neither joins clauses nor breaks the text: no conjunction and
+/// no punctuation, so a date on one side of it may date a figure on the other.
+fn unbroken(text: &Analysis, i: usize) -> bool {
+    !matches!(text.form(i), Some("and" | "or" | "but" | "while"))
+        && text.breaks.get(i).copied().flatten().is_none()
 }
 
 /// How many function words may stand between a number and the content word that governs it

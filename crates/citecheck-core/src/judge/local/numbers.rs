@@ -143,8 +143,7 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
             && scale == 1.0;
         let glued = lexemes[i].kind == LexKind::Number
             && lexemes.get(i + 1).is_some_and(|n| {
-                n.kind == LexKind::Word
-                    && (n.hyphenated || n.start == lexemes[i].start + lexemes[i].text.len())
+                n.kind == LexKind::Word && (n.hyphenated || touches(&lexemes[i], n))
             });
         // A number glued to letters that are no unit ("1080p", "12GB", "64-bit") is a token of
         // its own, read with its letters, not a year or a bare count. Plural and ordinal endings
@@ -734,7 +733,7 @@ fn number_at(lexemes: &[Lexeme<'_>], lower: &[String], i: usize) -> Option<Numbe
         .is_some_and(|p| lexicon::CURRENCY_PREFIXES.contains(&lower[p].as_str()));
     let glued_letters = lexemes
         .get(next)
-        .is_some_and(|n| n.kind == LexKind::Word && n.start == lexeme.start + lexeme.text.len());
+        .is_some_and(|n| n.kind == LexKind::Word && touches(lexeme, n));
     if scale == 1.0 && after_currency && glued_letters {
         if let Some(&(_, s)) = lexicon::MONEY_SCALES
             .iter()
@@ -817,11 +816,16 @@ const COUNTED_TOTALS: &[&str] = &[
     "workforce",
 ];
 
+/// Whether `b` is written right after `a`, with no space between ("12GB", "£40m").
+fn touches(a: &Lexeme<'_>, b: &Lexeme<'_>) -> bool {
+    b.start == a.start + a.text.len()
+}
+
 /// A unit letter glued to the figure before it, as newspapers abbreviate: "40C", "104F",
 /// "10pc". Apart, "C" and "F" are more often grades, names or notes.
 fn glued_unit(lexemes: &[Lexeme<'_>], lower: &[String], at: usize) -> Option<Unit> {
     let (before, lexeme) = (lexemes.get(at.checked_sub(1)?)?, lexemes.get(at)?);
-    let glued = lexeme.kind == LexKind::Word && lexeme.start == before.start + before.text.len();
+    let glued = lexeme.kind == LexKind::Word && touches(before, lexeme);
     if !glued || before.kind != LexKind::Number {
         return None;
     }

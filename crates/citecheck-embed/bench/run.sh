@@ -13,7 +13,7 @@ work=$(cd "${1:?usage: run.sh PYTHON_BASELINE_COPY}" && pwd)
 repo=$(cd "$(dirname "$0")/../../.." && pwd)
 rounds=${ROUNDS:-2}
 # The backends to measure (each one the CPU lacks is reported as skipped); REPEATS per batch size.
-backends=${BACKENDS:-avx512-bf16 avx512 avx2 portable}
+backends=${BACKENDS:-avx512-bf16 avx512 avx-vnni-int8 avx2-int8 avx2 portable}
 repeats=${REPEATS:-3}
 
 target=${CARGO_TARGET_DIR:-$repo/target}

@@ -21,8 +21,9 @@ pub type Embedding = [f32; HIDDEN];
 /// How the model runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct EmbedderOptions {
-    /// The precision wanted when no backend is forced: bf16 runs where the CPU has AVX-512 BF16,
-    /// f32 elsewhere.
+    /// The precision wanted when no backend is forced. The default, [`Precision::Bf16`], allows
+    /// reduced precision: bf16 where the CPU has AVX-512 BF16, f32 on other AVX-512 CPUs, 8-bit
+    /// products on AVX2 (see [`Backend::best`]); [`Precision::F32`] asks for f32 throughout.
     pub precision: Precision,
     /// Force a backend (an error at load if the CPU lacks it); `None` picks the fastest.
     pub backend: Option<Backend>,
@@ -185,7 +186,8 @@ impl Embedder {
         self.encoder.backend().precision()
     }
 
-    /// The kernel set in use (`avx512-bf16`, `avx512`, `avx2` or `portable` by name).
+    /// The kernel set in use (`avx512-bf16`, `avx512`, `avx-vnni-int8`, `avx2-int8`, `avx2` or
+    /// `portable` by name).
     pub fn backend(&self) -> Backend {
         self.encoder.backend()
     }

@@ -41,7 +41,7 @@ pub enum EmbedError {
 
     /// `CITECHECK_EMBED_BACKEND` (or a caller) named no known backend.
     #[error(
-        "unknown embedding backend {name:?}: expected one of portable, avx2, avx512, avx512-bf16"
+        "unknown embedding backend {name:?}: expected one of portable, avx2, avx2-int8, avx-vnni-int8, avx512, avx512-bf16"
     )]
     UnknownBackend { name: String },
 

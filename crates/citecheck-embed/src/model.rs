@@ -9,7 +9,7 @@
 use safetensors::{Dtype, SafeTensors};
 
 use crate::error::EmbedError;
-use crate::kernels::{Backend, Packed};
+use crate::kernels::{Backend, Operand, Packed};
 
 pub const HIDDEN: usize = 384;
 const HEADS: usize = 12;
@@ -52,7 +52,7 @@ pub(crate) struct Scratch {
     hidden: Vec<f32>,
     ffn: Vec<f32>,
     scores: Vec<f32>,
-    bf16: Vec<u16>,
+    operand: Operand,
 }
 
 fn tensor(st: &SafeTensors<'_>, name: &str, shape: &[usize]) -> Result<Vec<f32>, EmbedError> {
@@ -96,7 +96,7 @@ impl Encoder {
                 .collect();
             let bias = tensor(&st, &format!("{name}.bias"), &[out])?;
             Ok(Dense {
-                weight: backend.pack(&w, 1, inp, inp, out),
+                weight: backend.pack_weights(&w, 1, inp, inp, out),
                 bias: bias.into_iter().map(|b| b * scale).collect(),
             })
         };
@@ -121,7 +121,7 @@ impl Encoder {
             }
             layers.push(Layer {
                 qkv: Dense {
-                    weight: backend.pack(&w, 1, HIDDEN, HIDDEN, 3 * HIDDEN),
+                    weight: backend.pack_weights(&w, 1, HIDDEN, HIDDEN, 3 * HIDDEN),
                     bias,
                 },
                 attention_out: dense(&format!("{p}.attention.output.dense"), HIDDEN, HIDDEN, 1.0)?,
@@ -255,7 +255,7 @@ impl Encoder {
                 Some(&layer.qkv.bias),
                 &mut s.qkv,
                 3 * HIDDEN,
-                &mut s.bf16,
+                &mut s.operand,
             );
             let mut offset = 0;
             for seq in sequences {
@@ -270,7 +270,7 @@ impl Encoder {
                 Some(&layer.attention_out.bias),
                 &mut s.hidden,
                 HIDDEN,
-                &mut s.bf16,
+                &mut s.operand,
             );
             for (h, x) in s.hidden.iter_mut().zip(&s.x) {
                 *h += x;
@@ -289,7 +289,7 @@ impl Encoder {
                 Some(&layer.intermediate.bias),
                 &mut s.ffn,
                 FFN,
-                &mut s.bf16,
+                &mut s.operand,
             );
             be.gelu(&mut s.ffn);
             be.matmul(
@@ -300,7 +300,7 @@ impl Encoder {
                 Some(&layer.output.bias),
                 &mut s.x,
                 HIDDEN,
-                &mut s.bf16,
+                &mut s.operand,
             );
             for (x, h) in s.x.iter_mut().zip(&s.hidden) {
                 *x += h;
@@ -321,11 +321,20 @@ impl Encoder {
             let v_base = offset * ld + 2 * HIDDEN + h * HEAD_DIM;
             let qkv = &s.qkv;
             let keys = be.pack(&qkv[k_base..], 1, ld, HEAD_DIM, len);
-            be.matmul(q, ld, len, &keys, None, &mut s.scores, len, &mut s.bf16);
+            be.matmul(q, ld, len, &keys, None, &mut s.scores, len, &mut s.operand);
             be.softmax_rows(&mut s.scores, len, len);
             let values = be.pack(&qkv[v_base..], ld, 1, len, HEAD_DIM);
             let out = &mut s.context[offset * HIDDEN + h * HEAD_DIM..];
-            be.matmul(&s.scores, len, len, &values, None, out, HIDDEN, &mut s.bf16);
+            be.matmul(
+                &s.scores,
+                len,
+                len,
+                &values,
+                None,
+                out,
+                HIDDEN,
+                &mut s.operand,
+            );
         }
     }
 }

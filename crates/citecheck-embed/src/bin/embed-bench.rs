@@ -3,8 +3,8 @@
 //! bench/dump_passages.py), truncated at 256 tokens, at batch sizes 1, 8 and 32.
 //!
 //! ```text
-//! embed-bench --passages passages.jsonl [--model-dir DIR] [--precision bf16|f32]
-//!             [--backend portable|avx2|avx512|avx512-bf16]
+//! embed-bench --passages passages.jsonl [--model-dir DIR] [--precision bf16|int8|f32]
+//!             [--backend portable|avx2|avx2-int8|avx-vnni-int8|avx512|avx512-bf16]
 //!             [--batch-sizes 1,8,32] [--repeats 3] [--threads N (default: fit the machine)]
 //! ```
 //!
@@ -47,6 +47,7 @@ fn parse() -> Result<Args, String> {
             "--precision" => {
                 args.precision = match value()?.as_str() {
                     "bf16" => Precision::Bf16,
+                    "int8" => Precision::Int8,
                     "f32" => Precision::F32,
                     other => return Err(format!("unknown precision {other}")),
                 }
@@ -113,7 +114,7 @@ fn main() {
     let args = match parse() {
         Ok(args) => args,
         Err(err) => {
-            eprintln!("{err}\nusage: embed-bench --passages FILE [--model-dir DIR] [--precision bf16|f32] [--backend NAME] [--batch-sizes 1,8,32] [--repeats 3] [--threads N]");
+            eprintln!("{err}\nusage: embed-bench --passages FILE [--model-dir DIR] [--precision bf16|int8|f32] [--backend NAME] [--batch-sizes 1,8,32] [--repeats 3] [--threads N]");
             std::process::exit(2);
         }
     };

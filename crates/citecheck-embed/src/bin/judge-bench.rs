@@ -123,6 +123,7 @@ fn cpu_description() -> String {
         "avx512f",
         "avx512bw",
         "avx512_bf16",
+        "avx_vnni",
     ];
     let present: Vec<&str> = wanted
         .iter()

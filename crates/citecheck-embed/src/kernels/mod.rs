@@ -5,6 +5,9 @@
 //! runs in bf16. Two precisions:
 //! - [`Precision::Bf16`]: bf16 inputs, f32 accumulation (AVX-512 BF16 `vdpbf16ps`), twice the
 //!   multiply rate of f32 on CPUs that have it; everything outside the products stays f32.
+//! - [`Precision::Int8`]: the dense layers' products in 8-bit integers with exact 32-bit sums
+//!   (AVX-VNNI `vpdpbusd`, else AVX2 `vpmaddubsw`), for CPUs with AVX2 but no AVX-512;
+//!   attention's products and everything else stay f32.
 //! - [`Precision::F32`]: f32 throughout (AVX-512F, else AVX2 + FMA, else `matrixmultiply`).
 //!
 //! The [`Backend`] is chosen once at load from what the CPU reports at run time, or forced by
@@ -12,6 +15,7 @@
 
 mod avx2;
 mod avx512;
+mod int8;
 mod portable;
 
 pub(crate) mod math;
@@ -21,8 +25,11 @@ use crate::error::EmbedError;
 /// The arithmetic the matrix products run in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Precision {
-    /// bf16 multiplies with f32 accumulation; needs AVX-512 BF16, else falls back to f32.
+    /// Reduced precision: bf16 multiplies with f32 accumulation where the CPU has AVX-512 BF16,
+    /// else f32 on AVX-512F, else 8-bit products on AVX2 (the fastest each CPU has).
     Bf16,
+    /// 8-bit integer products of the dense layers (AVX2), f32 elsewhere.
+    Int8,
     F32,
 }
 
@@ -36,6 +43,7 @@ impl std::fmt::Display for Precision {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
             Self::Bf16 => "bf16",
+            Self::Int8 => "int8",
             Self::F32 => "f32",
         })
     }
@@ -48,7 +56,7 @@ pub fn peak_gflops(backend: Backend) -> f64 {
         Backend::Avx512Bf16 => avx512::peak_gflops(true),
         Backend::Avx512 => avx512::peak_gflops(false),
         Backend::Avx2 => avx2::peak_gflops(),
-        Backend::Portable => f64::NAN,
+        Backend::AvxVnniInt8 | Backend::Avx2Int8 | Backend::Portable => f64::NAN,
     }
 }
 
@@ -56,7 +64,7 @@ pub fn peak_gflops(backend: Backend) -> f64 {
 pub(crate) const PANEL: usize = 16;
 
 /// The environment variable that forces a backend by name (`portable`, `avx2`, `avx512`,
-/// `avx512-bf16`); unset or empty means the fastest the CPU has.
+/// `avx512-bf16`, `avx2-int8`, `avx-vnni-int8`); unset or empty means the fastest the CPU has.
 pub const BACKEND_ENV: &str = "CITECHECK_EMBED_BACKEND";
 
 /// The instruction set the matrix products and element-wise maths run on.
@@ -67,6 +75,11 @@ pub enum Backend {
     Avx512Bf16,
     /// AVX-512F, f32 throughout.
     Avx512,
+    /// The dense layers' products in 8-bit integers with AVX-VNNI (`vpdpbusd` on 256-bit
+    /// registers), f32 with AVX2 + FMA elsewhere.
+    AvxVnniInt8,
+    /// The same products with AVX2's `vpmaddubsw` + `vpmaddwd`, bit for bit the same results.
+    Avx2Int8,
     /// AVX2 + FMA, f32 throughout.
     Avx2,
     /// Any CPU: products through `matrixmultiply` (which picks AVX, SSE2 or NEON at run time),
@@ -76,19 +89,27 @@ pub enum Backend {
 
 impl Backend {
     /// Every backend, fastest first.
-    pub const ALL: [Backend; 4] = [
+    pub const ALL: [Backend; 6] = [
         Backend::Avx512Bf16,
         Backend::Avx512,
+        Backend::AvxVnniInt8,
+        Backend::Avx2Int8,
         Backend::Avx2,
         Backend::Portable,
     ];
 
-    /// The fastest backend this CPU runs for `wanted` (bf16 only where AVX-512 BF16 exists).
+    /// The fastest backend this CPU runs for `wanted`: any precision for [`Precision::Bf16`]
+    /// (reduced precision allowed), only f32 for [`Precision::F32`], and for
+    /// [`Precision::Int8`] the 8-bit products where AVX2 exists, else the fastest f32.
     pub fn best(wanted: Precision) -> Self {
-        Self::ALL
-            .into_iter()
-            .find(|b| b.is_supported() && (wanted == Precision::Bf16 || b.precision() == wanted))
-            .unwrap_or(Self::Portable)
+        let supported = || Self::ALL.into_iter().filter(|b| b.is_supported());
+        let with = |p: Precision| supported().find(|b| b.precision() == p);
+        let found = match wanted {
+            Precision::Bf16 => supported().next(),
+            Precision::Int8 => with(Precision::Int8).or_else(|| with(Precision::F32)),
+            Precision::F32 => with(Precision::F32),
+        };
+        found.unwrap_or(Self::Portable)
     }
 
     /// Whether this CPU has the instructions the backend needs.
@@ -96,7 +117,8 @@ impl Backend {
         match self {
             Self::Avx512Bf16 => avx512::has_bf16(),
             Self::Avx512 => avx512::has_avx512(),
-            Self::Avx2 => avx2::available(),
+            Self::AvxVnniInt8 => avx2::available() && int8::has_vnni(),
+            Self::Avx2Int8 | Self::Avx2 => avx2::available(),
             Self::Portable => true,
         }
     }
@@ -106,6 +128,8 @@ impl Backend {
         match self {
             Self::Avx512Bf16 => "avx512-bf16",
             Self::Avx512 => "avx512",
+            Self::AvxVnniInt8 => "avx-vnni-int8",
+            Self::Avx2Int8 => "avx2-int8",
             Self::Avx2 => "avx2",
             Self::Portable => "portable",
         }
@@ -142,6 +166,7 @@ impl Backend {
     pub fn precision(self) -> Precision {
         match self {
             Self::Avx512Bf16 => Precision::Bf16,
+            Self::AvxVnniInt8 | Self::Avx2Int8 => Precision::Int8,
             Self::Avx512 | Self::Avx2 | Self::Portable => Precision::F32,
         }
     }
@@ -207,7 +232,8 @@ impl Backend {
                 }
                 PackedData::RowMajor(data)
             }
-            Precision::F32 => {
+            // Attention's products (keys, values) stay f32 under 8-bit weights.
+            Precision::F32 | Precision::Int8 => {
                 let mut data = vec![0f32; panels * k * PANEL];
                 for (p, panel) in data.chunks_exact_mut(k * PANEL).enumerate() {
                     let cols = PANEL.min(n - p * PANEL);
@@ -220,6 +246,27 @@ impl Backend {
                 PackedData::F32(data)
             }
         };
+        Packed { k, n, data }
+    }
+
+    /// [`Backend::pack`] for a layer's weights: the same, except that 8-bit backends quantise
+    /// them (per column) once here.
+    pub(crate) fn pack_weights(
+        self,
+        src: &[f32],
+        row_stride: usize,
+        col_stride: usize,
+        k: usize,
+        n: usize,
+    ) -> Packed {
+        if self.precision() != Precision::Int8 {
+            return self.pack(src, row_stride, col_stride, k, n);
+        }
+        assert!(
+            k == 0 || n == 0 || src.len() > (k - 1) * row_stride + (n - 1) * col_stride,
+            "pack: source too short"
+        );
+        let data = PackedData::Int8(int8::pack(src, row_stride, col_stride, k, n));
         Packed { k, n, data }
     }
 
@@ -236,7 +283,7 @@ impl Backend {
         bias: Option<&[f32]>,
         c: &mut [f32],
         ldc: usize,
-        scratch: &mut Vec<u16>,
+        scratch: &mut Operand,
     ) {
         if m == 0 || b.n == 0 {
             return;
@@ -267,6 +314,7 @@ impl Backend {
                 // buffer when needed but never shrink it, so that alternating shapes do not
                 // re-zero it on every call.
                 let needed = m * pairs * 2;
+                let scratch = &mut scratch.bf16;
                 if scratch.len() < needed {
                     scratch.resize(needed, 0);
                 }
@@ -283,8 +331,13 @@ impl Backend {
             (PackedData::F32(data), Self::Avx512) => {
                 avx512::gemm_f32(a, lda, m, b.k, data, b.n, bias, c, ldc);
             }
-            (PackedData::F32(data), Self::Avx2) => {
+            (PackedData::F32(data), Self::Avx2 | Self::Avx2Int8 | Self::AvxVnniInt8) => {
                 avx2::gemm_f32(a, lda, m, b.k, data, b.n, bias, c, ldc);
+            }
+            (PackedData::Int8(data), Self::Avx2Int8 | Self::AvxVnniInt8) => {
+                let vnni = self == Self::AvxVnniInt8;
+                scratch.int8.fill(a, lda, m, b.k, vnni);
+                int8::gemm(&scratch.int8, m, data, b.n, bias, c, ldc, vnni);
             }
             (PackedData::RowMajor(data), Self::Portable) => {
                 portable::gemm_f32(a, lda, m, b.k, data, b.n, bias, c, ldc);
@@ -297,7 +350,7 @@ impl Backend {
     pub(crate) fn gelu(self, x: &mut [f32]) {
         match self {
             Self::Avx512Bf16 | Self::Avx512 => avx512::gelu(x),
-            Self::Avx2 => avx2::gelu(x),
+            Self::Avx2 | Self::Avx2Int8 | Self::AvxVnniInt8 => avx2::gelu(x),
             Self::Portable => math::gelu(x),
         }
     }
@@ -306,7 +359,9 @@ impl Backend {
     pub(crate) fn layer_norm(self, x: &mut [f32], width: usize, gamma: &[f32], beta: &[f32]) {
         match self {
             Self::Avx512Bf16 | Self::Avx512 => avx512::layer_norm(x, width, gamma, beta),
-            Self::Avx2 => avx2::layer_norm(x, width, gamma, beta),
+            Self::Avx2 | Self::Avx2Int8 | Self::AvxVnniInt8 => {
+                avx2::layer_norm(x, width, gamma, beta)
+            }
             Self::Portable => math::layer_norm(x, width, gamma, beta),
         }
     }
@@ -315,7 +370,7 @@ impl Backend {
     pub(crate) fn softmax_rows(self, x: &mut [f32], stride: usize, n: usize) {
         match self {
             Self::Avx512Bf16 | Self::Avx512 => avx512::softmax_rows(x, stride, n),
-            Self::Avx2 => avx2::softmax_rows(x, stride, n),
+            Self::Avx2 | Self::Avx2Int8 | Self::AvxVnniInt8 => avx2::softmax_rows(x, stride, n),
             Self::Portable => math::softmax_rows(x, stride, n),
         }
     }
@@ -335,6 +390,16 @@ enum PackedData {
     F32(Vec<f32>),
     /// `[k][n]`: the portable backend's `matrixmultiply` takes any strides.
     RowMajor(Vec<f32>),
+    /// `[panel][k / 4][16 columns][4]` signed bytes with per-column scales.
+    Int8(int8::PackedInt8),
+}
+
+/// The left-hand side of a product converted for the kernel, kept between products so that its
+/// buffers are allocated once per thread.
+#[derive(Debug, Default)]
+pub(crate) struct Operand {
+    bf16: Vec<u16>,
+    int8: int8::QuantisedRows,
 }
 
 impl Packed {
@@ -342,6 +407,7 @@ impl Packed {
         match &self.data {
             PackedData::Bf16(d) => d.len() * 2,
             PackedData::F32(d) | PackedData::RowMajor(d) => d.len() * 4,
+            PackedData::Int8(p) => p.data.len() + (p.scales.len() + p.sums.len()) * 4,
         }
     }
 }
@@ -354,10 +420,10 @@ pub fn gemm_gflops(backend: Backend, m: usize, k: usize, n: usize, repeats: usiz
             .map(|i| ((i * 7919) % 2001) as f32 / 1000.0 - 1.0)
             .collect()
     };
-    let b = backend.pack(&values(k * n), n, 1, k, n);
+    let b = backend.pack_weights(&values(k * n), n, 1, k, n);
     let a = values(m * k);
     let mut c = vec![0f32; m * n];
-    let mut scratch = Vec::new();
+    let mut scratch = Operand::default();
     let mut best = 0.0f64;
     for _ in 0..repeats.max(1) {
         let started = std::time::Instant::now();
@@ -391,7 +457,7 @@ impl ThroughputProbe {
                 .map(|i| ((i * 7919) % 2001) as f32 / 1000.0 - 1.0)
                 .collect()
         };
-        let b = backend.pack(&values(Self::K * Self::K), Self::K, 1, Self::K, Self::K);
+        let b = backend.pack_weights(&values(Self::K * Self::K), Self::K, 1, Self::K, Self::K);
         Self {
             backend,
             a: values(Self::M * Self::K),
@@ -401,7 +467,7 @@ impl ThroughputProbe {
 
     pub(crate) fn run(&self) {
         let mut c = vec![0f32; Self::M * Self::K];
-        let mut scratch = Vec::new();
+        let mut scratch = Operand::default();
         for _ in 0..Self::ROUNDS {
             self.backend.matmul(
                 &self.a,
@@ -486,21 +552,36 @@ mod tests {
                 let a = values(m * k, 1);
                 let b = values(k * n, 2);
                 let bias = values(n, 3);
-                let packed = backend.pack(&b, n, 1, k, n);
+                let packed = backend.pack_weights(&b, n, 1, k, n);
                 let transposed: Vec<f32> = (0..n * k).map(|x| b[(x % k) * n + x / k]).collect();
-                let packed_t = backend.pack(&transposed, 1, k, k, n);
-                for packed in [&packed, &packed_t] {
+                let packed_t = backend.pack_weights(&transposed, 1, k, k, n);
+                let attention = backend.pack(&b, n, 1, k, n);
+                for (packed, weights) in [(&packed, true), (&packed_t, true), (&attention, false)] {
                     let ldc = n + 3;
                     let mut c = vec![f32::NAN; m * ldc];
-                    let mut scratch = Vec::new();
+                    let mut scratch = Operand::default();
                     backend.matmul(&a, k, m, packed, Some(&bias), &mut c, ldc, &mut scratch);
                     let want = reference(&a, m, k, &b, n, &bias);
-                    // bf16 keeps 8 significant bits of each input: allow ~1% of the row's scale.
+                    let int8 = weights && backend.precision() == Precision::Int8;
+                    // bf16 keeps 8 significant bits of each input: allow ~1% of the row's scale;
+                    // 8-bit codes are within half a step (1/254 of the largest) of each input.
                     let tol = if backend.precision() == Precision::Bf16 {
                         0.02 * (k as f32).sqrt()
+                    } else if int8 {
+                        0.01 * k as f32
                     } else {
                         1e-4 * k as f32
                     };
+                    if int8 {
+                        let exact = int8::gemm_reference(&a, m, k, &b, n, &bias);
+                        for i in 0..m {
+                            assert_eq!(
+                                c[i * ldc..i * ldc + n],
+                                exact[i * n..(i + 1) * n],
+                                "{backend:?} {m}x{k}x{n}: row {i} differs from the 8-bit reference"
+                            );
+                        }
+                    }
                     for i in 0..m {
                         for j in 0..n {
                             let got = c[i * ldc + j];

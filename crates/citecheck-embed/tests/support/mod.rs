@@ -25,9 +25,11 @@ pub fn model_dir() -> PathBuf {
 #[allow(dead_code)]
 pub fn model(precision: Precision) -> &'static Embedder {
     static BF16: OnceLock<Embedder> = OnceLock::new();
+    static INT8: OnceLock<Embedder> = OnceLock::new();
     static F32: OnceLock<Embedder> = OnceLock::new();
     let cell = match precision {
         Precision::Bf16 => &BF16,
+        Precision::Int8 => &INT8,
         Precision::F32 => &F32,
     };
     cell.get_or_init(|| {

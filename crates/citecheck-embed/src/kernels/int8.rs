@@ -63,10 +63,11 @@ pub(super) fn has_vnni() -> bool {
     }
 }
 
-/// The symmetric 8-bit code of `x` at `1 / scale` = `inverse`.
+/// The symmetric 8-bit code of `x` at `1 / scale` = `inverse`, rounded to the nearest with
+/// ties to even (what `vroundps` does, so that the vector path gives the same codes).
 fn code(x: f32, inverse: f32) -> i8 {
     // `as` saturates, and NaN becomes 0.
-    (x * inverse).round().clamp(-127.0, 127.0) as i8
+    (x * inverse).round_ties_even().clamp(-127.0, 127.0) as i8
 }
 
 /// The scale that maps the largest magnitude of `values` to 127 (0 for all zeros).
@@ -113,6 +114,8 @@ pub(super) fn pack(
 impl QuantisedRows {
     /// Quantises `m` rows of `k` values (row stride `lda`) for the kernel `vnni` names.
     pub(super) fn fill(&mut self, a: &[f32], lda: usize, m: usize, k: usize, vnni: bool) {
+        assert!(super::avx2::available(), "int8: quantising rows needs AVX2");
+        assert!(m == 0 || (a.len() >= (m - 1) * lda + k && lda >= k));
         let depth = k.div_ceil(GROUP) * GROUP;
         self.depth = depth;
         self.signed.clear();
@@ -122,22 +125,82 @@ impl QuantisedRows {
         self.scales.clear();
         for i in 0..m {
             let row = &a[i * lda..i * lda + k];
-            let scale = scale_of(row.iter().copied());
-            let inv = inverse(scale);
-            self.scales.push(scale);
             let signed = &mut self.signed[i * depth..][..k];
             let unsigned = &mut self.unsigned[i * depth..][..k];
-            for ((s, u), x) in signed.iter_mut().zip(unsigned.iter_mut()).zip(row) {
-                *s = code(*x, inv);
-                // q + 128 fits a byte for q in -127..=127; |q| too.
-                *u = if vnni {
-                    (i16::from(*s) + 128) as u8
-                } else {
-                    s.unsigned_abs()
-                };
-            }
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: AVX2 was asserted above; the function reads and writes within the slices.
+            let scale = unsafe { encode_row(row, signed, unsigned, vnni) };
+            #[cfg(not(target_arch = "x86_64"))]
+            let scale = f32::NAN;
+            self.scales.push(scale);
         }
     }
+}
+
+/// The second byte of a row, from its code: `q + 128` for `vpdpbusd`, `|q|` for `vpmaddubsw`
+/// (both fit a byte for `q` in -127..=127).
+fn second_byte(q: i8, vnni: bool) -> u8 {
+    if vnni {
+        (i16::from(q) + 128) as u8
+    } else {
+        q.unsigned_abs()
+    }
+}
+
+/// One row's codes and second bytes, eight values at a time (the scalar [`code`] for the last
+/// few): the same results, since the scale is a maximum and each code one multiply, a rounding
+/// to the nearest (ties to even, as `vroundps` does) and a clamp. Returns the row's scale.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn encode_row(row: &[f32], signed: &mut [i8], unsigned: &mut [u8], vnni: bool) -> f32 {
+    const L: usize = 8;
+    let full = row.len() / L * L;
+    let magnitude = _mm256_castsi256_ps(_mm256_set1_epi32(0x7FFF_FFFF));
+    let mut maxv = _mm256_setzero_ps();
+    for c in row[..full].chunks_exact(L) {
+        // SAFETY: `c` holds exactly eight f32.
+        let v = unsafe { _mm256_loadu_ps(c.as_ptr()) };
+        maxv = _mm256_max_ps(maxv, _mm256_and_ps(v, magnitude));
+    }
+    let mut lanes = [0f32; L];
+    // SAFETY: `lanes` holds exactly eight f32.
+    unsafe { _mm256_storeu_ps(lanes.as_mut_ptr(), maxv) };
+    let max = row[full..]
+        .iter()
+        .chain(&lanes)
+        .fold(0f32, |m, v| m.max(v.abs()));
+    let scale = max / 127.0;
+    let inv = inverse(scale);
+    let (invv, hi, lo) = (
+        _mm256_set1_ps(inv),
+        _mm256_set1_ps(127.0),
+        _mm256_set1_ps(-127.0),
+    );
+    for (j, c) in row[..full].chunks_exact(L).enumerate() {
+        // SAFETY: `c` holds exactly eight f32.
+        let v = unsafe { _mm256_loadu_ps(c.as_ptr()) };
+        let q = _mm256_round_ps::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(
+            _mm256_mul_ps(v, invv),
+        );
+        let q = _mm256_cvtps_epi32(_mm256_min_ps(_mm256_max_ps(q, lo), hi));
+        let mut codes = [0i32; L];
+        // SAFETY: `codes` holds exactly eight i32.
+        unsafe { _mm256_storeu_si256(codes.as_mut_ptr().cast(), q) };
+        for (l, q) in codes.iter().enumerate() {
+            let q = *q as i8;
+            signed[j * L + l] = q;
+            unsigned[j * L + l] = second_byte(q, vnni);
+        }
+    }
+    for ((s, u), x) in signed[full..]
+        .iter_mut()
+        .zip(&mut unsigned[full..])
+        .zip(&row[full..])
+    {
+        *s = code(*x, inv);
+        *u = second_byte(*s, vnni);
+    }
+    scale
 }
 
 /// The rescale both kernels compute (eight lanes at a time in `store`) and the reference
@@ -462,12 +525,47 @@ mod tests {
         }
     }
 
+    /// The vector quantiser gives the scalar `code` of every value, ties and clamps included,
+    /// for rows whose length is and is not a multiple of eight.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn rows_are_coded_as_the_scalar_code_does() {
+        if !crate::kernels::avx2::available() {
+            eprintln!("skipped: this CPU has no AVX2");
+            return;
+        }
+        for len in [1, 7, 8, 23, 384] {
+            // Multiples of half a step (ties) and ordinary values, with one at full scale.
+            let row: Vec<f32> = (0..len)
+                .map(|i| {
+                    if i % 3 == 0 {
+                        ((i % 200) as f32 - 100.0) * 0.5
+                    } else {
+                        (i as f32).sin() * 40.0
+                    }
+                })
+                .chain([127.0])
+                .collect();
+            for vnni in [false, true] {
+                let (mut s, mut u) = (vec![0i8; row.len()], vec![0u8; row.len()]);
+                // SAFETY: AVX2 was checked above.
+                let scale = unsafe { encode_row(&row, &mut s, &mut u, vnni) };
+                assert_eq!(scale, 1.0);
+                let want: Vec<i8> = row.iter().map(|x| code(*x, 1.0)).collect();
+                assert_eq!(s, want, "length {len}");
+                let second: Vec<u8> = want.iter().map(|q| second_byte(*q, vnni)).collect();
+                assert_eq!(u, second, "length {len}, vnni {vnni}");
+            }
+        }
+    }
+
     #[test]
     fn codes_round_to_the_nearest_step_and_never_pass_127() {
         assert_eq!(code(1.0, 127.0), 127);
         assert_eq!(code(-1.0, 127.0), -127);
         assert_eq!(code(1.000_001, 127.0), 127);
-        assert_eq!(code(0.5 / 127.0, 127.0), 1);
+        assert_eq!(code(1.5 / 127.0, 127.0), 2);
+        assert_eq!(code(2.5 / 127.0, 127.0), 2);
         assert_eq!(code(f32::NAN, 127.0), 0);
         assert_eq!(scale_of([0.0, -0.0].into_iter()), 0.0);
         assert_eq!(inverse(0.0), 0.0);

@@ -153,6 +153,7 @@ fn second_byte(q: i8, vnni: bool) -> u8 {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn encode_row(row: &[f32], signed: &mut [i8], unsigned: &mut [u8], vnni: bool) -> f32 {
+    assert!(signed.len() >= row.len() && unsigned.len() >= row.len());
     const L: usize = 8;
     let full = row.len() / L * L;
     let magnitude = _mm256_castsi256_ps(_mm256_set1_epi32(0x7FFF_FFFF));
@@ -176,20 +177,51 @@ fn encode_row(row: &[f32], signed: &mut [i8], unsigned: &mut [u8], vnni: bool) -
         _mm256_set1_ps(127.0),
         _mm256_set1_ps(-127.0),
     );
-    for (j, c) in row[..full].chunks_exact(L).enumerate() {
-        // SAFETY: `c` holds exactly eight f32.
+    let codes_of = |c: &[f32]| {
+        // SAFETY: `c` holds at least eight f32 (every caller passes a chunk of eight or more).
         let v = unsafe { _mm256_loadu_ps(c.as_ptr()) };
         let q = _mm256_round_ps::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(
             _mm256_mul_ps(v, invv),
         );
-        let q = _mm256_cvtps_epi32(_mm256_min_ps(_mm256_max_ps(q, lo), hi));
+        _mm256_cvtps_epi32(_mm256_min_ps(_mm256_max_ps(q, lo), hi))
+    };
+    // 32 values at a time: the codes (within -127..=127) narrowed to bytes by two saturating
+    // packs, whose lane interleaving the final permutation undoes.
+    const W: usize = 32;
+    let wide = row.len() / W * W;
+    let order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    let offset = _mm256_set1_epi8(-128);
+    for (j, c) in row[..wide].chunks_exact(W).enumerate() {
+        let (q0, q1, q2, q3) = (
+            codes_of(&c[..L]),
+            codes_of(&c[L..]),
+            codes_of(&c[2 * L..]),
+            codes_of(&c[3 * L..]),
+        );
+        let bytes = _mm256_permutevar8x32_epi32(
+            _mm256_packs_epi16(_mm256_packs_epi32(q0, q1), _mm256_packs_epi32(q2, q3)),
+            order,
+        );
+        // q + 128 is q with its top bit flipped, as a byte.
+        let second = if vnni {
+            _mm256_xor_si256(bytes, offset)
+        } else {
+            _mm256_abs_epi8(bytes)
+        };
+        // SAFETY: both slices hold `row.len()` bytes, of which these 32 are within `wide`.
+        unsafe {
+            _mm256_storeu_si256(signed.as_mut_ptr().add(j * W).cast(), bytes);
+            _mm256_storeu_si256(unsigned.as_mut_ptr().add(j * W).cast(), second);
+        }
+    }
+    for (j, c) in row[wide..full].chunks_exact(L).enumerate() {
         let mut codes = [0i32; L];
         // SAFETY: `codes` holds exactly eight i32.
-        unsafe { _mm256_storeu_si256(codes.as_mut_ptr().cast(), q) };
+        unsafe { _mm256_storeu_si256(codes.as_mut_ptr().cast(), codes_of(c)) };
         for (l, q) in codes.iter().enumerate() {
             let q = *q as i8;
-            signed[j * L + l] = q;
-            unsigned[j * L + l] = second_byte(q, vnni);
+            signed[wide + j * L + l] = q;
+            unsigned[wide + j * L + l] = second_byte(q, vnni);
         }
     }
     for ((s, u), x) in signed[full..]
@@ -534,7 +566,7 @@ mod tests {
             eprintln!("skipped: this CPU has no AVX2");
             return;
         }
-        for len in [1, 7, 8, 23, 384] {
+        for len in [1, 7, 8, 23, 40, 71, 384] {
             // Multiples of half a step (ties) and ordinary values, with one at full scale.
             let row: Vec<f32> = (0..len)
                 .map(|i| {

@@ -535,6 +535,32 @@ mod tests {
         }
     }
 
+    /// What each wanted precision picks on this CPU: reduced precision allowed takes the first
+    /// backend it runs (an 8-bit one only on a CPU without AVX-512), f32 never an 8-bit or bf16
+    /// one, and 8 bits the 8-bit backend wherever AVX2 exists.
+    #[test]
+    fn each_wanted_precision_picks_the_backends_it_allows() {
+        let runs: Vec<Backend> = Backend::ALL
+            .into_iter()
+            .filter(|b| b.is_supported())
+            .collect();
+        assert_eq!(Backend::best(Precision::Bf16), runs[0]);
+        assert_eq!(Backend::best(Precision::F32).precision(), Precision::F32);
+        let int8 = Backend::best(Precision::Int8);
+        if avx2::available() {
+            assert_eq!(int8.precision(), Precision::Int8);
+            let vnni = int8::has_vnni();
+            assert_eq!(int8 == Backend::AvxVnniInt8, vnni, "{int8}");
+        } else {
+            assert_eq!(int8, Backend::best(Precision::F32));
+        }
+        if avx512::has_avx512() {
+            assert_ne!(Backend::best(Precision::Bf16).precision(), Precision::Int8);
+        } else if avx2::available() {
+            assert_eq!(Backend::best(Precision::Bf16), int8);
+        }
+    }
+
     #[test]
     fn every_backend_multiplies_odd_shapes_like_the_reference() {
         for backend in Backend::ALL {

@@ -8,5 +8,5 @@ print_cpu() {
   field() { grep -m1 "^$1[[:space:]]*:" /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'; }
   echo "cpu: $(field 'model name'); vendor $(field vendor_id), family $(field 'cpu family'), model $(field model), stepping $(field stepping)"
   echo "topology: $(nproc) online, $(lscpu 2>/dev/null | sed -n 's/^Thread(s) per core: *//p') thread(s) per core"
-  echo "flags: $(grep -m1 flags /proc/cpuinfo | tr ' ' '\n' | grep -E '^(avx2|fma|f16c|avx512f|avx512bw|avx512vl|avx512_bf16|avx512_vnni)$' | tr '\n' ' ')"
+  echo "flags: $(grep -m1 flags /proc/cpuinfo | tr ' ' '\n' | grep -E '^(avx2|fma|f16c|avx512f|avx512bw|avx512vl|avx512_bf16|avx512_vnni|avx_vnni)$' | tr '\n' ' ')"
 }

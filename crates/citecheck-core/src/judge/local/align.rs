@@ -1016,19 +1016,46 @@ const RELATIVE_TIME: &[&str] = &["after", "later", "before", "earlier"];
 
 /// Whether the claim dates something by its span from another time: "seven years after",
 /// "two years later", or "another 23 years" ("... in 1971, but the stern was not found for
-/// another 23 years": a span after "another" or "a further" runs on from the time before it).
+/// another 23 years": a span after "another" or "a further" runs on from the time before it),
+/// or "the first ... in 108 years" (the span runs back from the claim's event to the last
+/// one: "their first World Series title in 108 years" against "... the 2016 World Series ...
+/// its first championship since 1908").
 fn dated_span(claim: &Analysis, q: &Quantity) -> bool {
     static RELATIVE: OnceLock<Vec<String>> = OnceLock::new();
     let relative = RELATIVE.get_or_init(|| forms_of(RELATIVE_TIME));
-    let continued = q
-        .span
-        .start
-        .checked_sub(1)
-        .is_some_and(|p| matches!(claim.form(p), Some("another" | "further")));
+    let before = |back: usize| {
+        q.span
+            .start
+            .checked_sub(back)
+            .and_then(|p| claim.form(p))
+            .unwrap_or("")
+    };
+    let continued = matches!(before(1), "another" | "further");
     continued
+        || first_in(claim, q, before(1))
         || claim
             .form(q.span.end)
             .is_some_and(|f| relative.iter().any(|r| r == f))
+}
+
+/// Words a "first ... in N years" may put between "first" and "in": a short noun phrase,
+/// within the clause.
+const FIRST_REACH: usize = 6;
+
+/// Whether the span follows "in" after "first" in its clause: "the first title in 108 years",
+/// "for the first time in 30 years". Only right before the span ("in"), and only with "first"
+/// a few words back and no punctuation between.
+fn first_in(claim: &Analysis, q: &Quantity, previous: &str) -> bool {
+    static FIRST: OnceLock<String> = OnceLock::new();
+    let first = FIRST.get_or_init(|| forms_of(&["first"]).remove(0));
+    if previous != "in" {
+        return false;
+    }
+    let at_in = q.span.start - 1;
+    (at_in.saturating_sub(FIRST_REACH)..at_in)
+        .rev()
+        .take_while(|&i| claim.breaks.get(i).copied().flatten().is_none())
+        .any(|i| claim.form(i) == Some(first.as_str()))
 }
 
 /// Whether the claim's span of years dates one of its years from another event ("scrapped in
@@ -2221,6 +2248,30 @@ mod tests {
         assert_ne!(a.numbers[1], NumberFit::Match, "{}", a.describe());
         let a = aligned(
             "Tolls were scrapped in 2019 after seven years of Transport Orland's ownership.",
+            page,
+        );
+        assert_ne!(a.numbers[1], NumberFit::Match, "{}", a.describe());
+        // "The first ... in N years" runs back from the claim's year to the one before.
+        let page = "The Cubs beat Cleveland in seven games to win the 2016 World Series, the \
+                    franchise's first championship since 1908.";
+        let a = aligned(
+            "The Cubs' victory in 2016 gave them their first World Series title in 108 years.",
+            page,
+        );
+        assert_eq!(
+            a.numbers,
+            [NumberFit::Match, NumberFit::Match],
+            "{}",
+            a.describe()
+        );
+        let a = aligned(
+            "The Cubs' victory in 2016 gave them their first World Series title in 100 years.",
+            page,
+        );
+        assert_ne!(a.numbers[1], NumberFit::Match, "{}", a.describe());
+        // Without "first", "in 108 years" dates nothing ("the biggest crowd in 108 years").
+        let a = aligned(
+            "The Cubs' victory in 2016 drew the biggest crowd in 108 years.",
             page,
         );
         assert_ne!(a.numbers[1], NumberFit::Match, "{}", a.describe());

@@ -315,7 +315,8 @@ pub fn align(
             NumberFit::Missing
                 if spans_years(q, sentence)
                     || years_apart(claim, q, sentence)
-                    || years_between(claim, q, sentence) =>
+                    || years_between(claim, q, sentence)
+                    || age_at_death(claim, q, sentence) =>
             {
                 NumberFit::Match
             }
@@ -1009,6 +1010,82 @@ fn years_between(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
                 .any(|&b| apart(a, b) && stated.contains(&a) && stated.contains(&b))
         })
     }
+}
+
+/// Whether the claim's age at death ("died in 1958 at the age of 77", "died aged 77") is the
+/// one the sentence's lifespan gives ("(3 February 1881 \u{2013} 19 June 1958)"): the years
+/// apart, less one when the death's day and month come before the birth's in the year; with
+/// either day unknown, either of the two ages. Only an age the claim ties to a death.
+fn age_at_death(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
+    let death = death_forms();
+    if q.measure != Measure::Age
+        || !(0..claim.forms.len())
+            .any(|i| claim.form(i).is_some_and(|f| death.iter().any(|d| d == f)))
+    {
+        return false;
+    }
+    lifespans(sentence).into_iter().any(|ages| {
+        ages.iter()
+            .any(|&age| (age - q.value).abs() <= q.tolerance.max(0.5))
+    })
+}
+
+/// The forms of "died", "dies" and "death".
+fn death_forms() -> &'static [String] {
+    static DEATH: OnceLock<Vec<String>> = OnceLock::new();
+    DEATH.get_or_init(|| forms_of(&["died", "dies", "death"]))
+}
+
+/// The oldest a person lives to: a lifespan longer than this is two other years.
+const LONGEST_LIFE: f64 = 125.0;
+
+/// The ages at death each lifespan of the sentence allows: a birth date and a death date
+/// joined by a dash, each a year with, maybe, its day and month before it.
+fn lifespans(sentence: &Analysis) -> Vec<Vec<f64>> {
+    let death = death_forms();
+    let qs = &sentence.quantities;
+    // The day and month of the year at `k`, when written right before it.
+    let day_of = |k: usize| -> Option<(usize, f64)> {
+        let day = qs.get(k.checked_sub(1)?)?;
+        let Measure::Day(month) = &day.measure else {
+            return None;
+        };
+        let gap = qs[k].span.start.checked_sub(day.span.end)?;
+        let month = lexicon::MONTHS.iter().position(|m| m == month)?;
+        (gap <= 1).then_some((month, day.value))
+    };
+    let mut out = Vec::new();
+    for (k, birth) in qs.iter().enumerate() {
+        if birth.measure != Measure::Year {
+            continue;
+        }
+        // The death's date starts right after a dash: its day (if any), then its year.
+        let next = k + 1;
+        let (death_at, death_day) = match qs.get(next) {
+            Some(d) if matches!(d.measure, Measure::Day(_)) => (next + 1, day_of(next + 1)),
+            Some(_) => (next, None),
+            None => continue,
+        };
+        let Some(died) = qs.get(death_at).filter(|d| d.measure == Measure::Year) else {
+            continue;
+        };
+        // The analysis reads a bracketed lifespan's dash as "died" (see `analyse`).
+        let start = qs[next].span.start;
+        let dashed = start == birth.span.end + 1
+            && sentence.form(birth.span.end).is_some_and(|f| {
+                matches!(f, "-" | "\u{2013}" | "\u{2014}") || death.contains(&f.to_string())
+            });
+        let years = died.value - birth.value;
+        if !dashed || !(0.0..=LONGEST_LIFE).contains(&years) {
+            continue;
+        }
+        out.push(match (day_of(k), death_day) {
+            (Some(born), Some(dead)) if dead < born => vec![years - 1.0],
+            (Some(_), Some(_)) => vec![years],
+            _ => vec![years - 1.0, years],
+        });
+    }
+    out
 }
 
 /// Words after a span of years that date one event from another: "seven years after".
@@ -2251,6 +2328,35 @@ mod tests {
             page,
         );
         assert_ne!(a.numbers[1], NumberFit::Match, "{}", a.describe());
+        // A lifespan gives the age at death.
+        let page = "Henrietta Maria Voss (3 February 1881 \u{2013} 19 June 1958) was a Dutch \
+                    botanist and mycologist.";
+        for (claim, stated) in [
+            ("Henrietta Voss died in 1958 at the age of 77.", true),
+            ("Henrietta Voss died aged 77.", true),
+            ("Henrietta Voss died in 1958 at the age of 78.", false),
+            ("Henrietta Voss retired at the age of 77.", false),
+        ] {
+            let a = aligned(claim, page);
+            let age = a.numbers.last().copied();
+            assert_eq!(
+                age == Some(NumberFit::Match),
+                stated,
+                "{claim}: {}",
+                a.describe()
+            );
+        }
+        // With no days, either of the two ages; a birthday after the day of death, one less.
+        let a = aligned(
+            "Voss died aged 76.",
+            "Henrietta Maria Voss (1881\u{2013}1958) was a botanist.",
+        );
+        assert_eq!(a.numbers, [NumberFit::Match], "{}", a.describe());
+        let a = aligned(
+            "Voss died aged 77.",
+            "Henrietta Maria Voss (30 June 1881 \u{2013} 19 June 1958) was a botanist.",
+        );
+        assert_ne!(a.numbers, [NumberFit::Match], "{}", a.describe());
         // "The first ... in N years" runs back from the claim's year to the one before.
         let page = "The Cubs beat Cleveland in seven games to win the 2016 World Series, the \
                     franchise's first championship since 1908.";

@@ -176,9 +176,11 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
         let before = |back: usize| i.checked_sub(back).map(|p| lower[p].as_str());
         let years_old = matches!(&measure, Measure::Unit(u) if u.name == "year")
             && lower.get(after).is_some_and(|w| w == "old");
+        // "died at 77": a bare number after "at" right after a death is the age at it.
         let age_word = matches!(measure, Measure::Bare)
             && (matches!(before(1), Some("aged" | "turned" | "age"))
-                || (before(2) == Some("age") && before(1) == Some("of")));
+                || (before(2) == Some("age") && before(1) == Some("of"))
+                || (before(1) == Some("at") && matches!(before(2), Some("died" | "dies"))));
         // "at week 68", "until year 5": a number after a unit of time counts that unit from
         // the start ("at week 68" is 68 weeks in), unless it is a calendar year ("the year
         // 2020").
@@ -1116,11 +1118,17 @@ mod tests {
             "died aged 22",
             "who turned 22 in March",
             "at the age of 22",
+            "She died at 22 in Leiden",
         ] {
             let q = first(text);
             assert_eq!(q.measure, Measure::Age, "{text}");
             assert_eq!(q.value, 22.0, "{text}");
         }
+        // "at 22" after anything but a death is no age ("arrived at 22 Baker Street").
+        assert_ne!(
+            first("She arrived at 22 Baker Street").measure,
+            Measure::Age
+        );
         // A span of years stays a duration, and the two are different slots.
         let (age, span) = (
             first("She was 45 years old"),

@@ -49,6 +49,8 @@ pub(crate) struct QuantisedRows {
     unsigned: Vec<u8>,
     scales: Vec<f32>,
     depth: usize,
+    /// Which kernel the second bytes were written for.
+    vnni: bool,
 }
 
 /// Whether the CPU has AVX-VNNI (the VEX-encoded `vpdpbusd` on 256-bit registers).
@@ -118,6 +120,7 @@ impl QuantisedRows {
         assert!(m == 0 || (a.len() >= (m - 1) * lda + k && lda >= k));
         let depth = k.div_ceil(GROUP) * GROUP;
         self.depth = depth;
+        self.vnni = vnni;
         self.signed.clear();
         self.signed.resize(m * depth, 0);
         self.unsigned.clear();
@@ -260,6 +263,10 @@ pub(super) fn gemm(
     let depth = a.depth;
     assert!(super::avx2::available(), "int8::gemm needs AVX2");
     assert!(!vnni || has_vnni(), "int8::gemm: no AVX-VNNI on this CPU");
+    assert_eq!(
+        a.vnni, vnni,
+        "int8::gemm: rows quantised for the other kernel"
+    );
     assert!(a.signed.len() >= m * depth && a.unsigned.len() >= m * depth);
     assert!(a.scales.len() >= m);
     assert!(b.data.len() >= panels * depth * PANEL && b.scales.len() >= panels * PANEL);

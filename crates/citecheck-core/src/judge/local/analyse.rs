@@ -534,16 +534,21 @@ impl Analysis {
 
     /// Whether a word of this text is `form`'s adjective or the name it comes from ("Romanian"
     /// and "Romania", "Japanese" and "Japan"): the same place, not a rival name.
+    ///
+    /// Looked up ending by ending (a word of the text is `form` plus an ending, or `form` is a
+    /// word of at least four letters plus one), not by a pass over the whole vocabulary.
     fn has_demonym_of(&self, form: &str) -> bool {
-        let related = |short: &str, long: &str| {
-            short.chars().count() >= 4
-                && long
-                    .strip_prefix(short)
-                    .is_some_and(|rest| DEMONYM_ENDINGS.contains(&rest))
-        };
-        self.vocabulary
-            .iter()
-            .any(|w| related(form, w) || related(w, form))
+        let long_enough = |short: &str| short.chars().count() >= 4;
+        let mut longer = String::with_capacity(form.len() + 3);
+        DEMONYM_ENDINGS.iter().any(|ending| {
+            longer.clear();
+            longer.push_str(form);
+            longer.push_str(ending);
+            (long_enough(form) && self.vocabulary.contains(&longer))
+                || form
+                    .strip_suffix(ending)
+                    .is_some_and(|short| long_enough(short) && self.vocabulary.contains(short))
+        })
     }
 
     /// Whether this text names another thing of `entity`'s kind: a name as long as it that

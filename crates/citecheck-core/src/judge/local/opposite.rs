@@ -7,7 +7,7 @@
 //! grew 12%). Comparisons the other way round (`comparison`) and lower ranks (`rank`) are read
 //! as the same kind of flip, with the same measure of place (`place`).
 
-use rustc_hash::FxHashSet as HashSet;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::sync::OnceLock;
 
 use super::analyse::Analysis;
@@ -25,6 +25,29 @@ fn table() -> &'static [(Vec<String>, Vec<String>)] {
             .map(|(a, b)| (forms_of(a), forms_of(b)))
             .collect()
     })
+}
+
+/// The pairs of [`OPPOSITES`] a normalised word belongs to, in the table's order, each with
+/// whether the word is on the pair's first side: one lookup per word of the claim instead of a
+/// pass over the whole table for every sentence weighed.
+fn sides_of(form: &str) -> &'static [(usize, bool)] {
+    static INDEX: OnceLock<HashMap<String, Vec<(usize, bool)>>> = OnceLock::new();
+    let index = INDEX.get_or_init(|| {
+        let mut index: HashMap<String, Vec<(usize, bool)>> = HashMap::default();
+        for (k, (a, b)) in table().iter().enumerate() {
+            let words: HashSet<&String> = a.iter().chain(b).collect();
+            for word in words {
+                // A word on both sides of one pair counts as the first side's, as a scan that
+                // tries the first side first would read it.
+                index
+                    .entry(word.clone())
+                    .or_default()
+                    .push((k, a.contains(word)));
+            }
+        }
+        index
+    });
+    index.get(form).map_or(&[], Vec::as_slice)
 }
 
 /// Whether a side of an [`OPPOSITES`] pair is one of two converses, which tell one event from
@@ -53,14 +76,9 @@ pub fn reversed(claim: &Analysis, sentence: &Analysis, bound: Option<usize>) -> 
     for (at, form) in claim.forms.iter().enumerate() {
         let Some(form) = form else { continue };
         let form = direction(claim, at).unwrap_or(form.as_str());
-        for (a, b) in table() {
-            let (same, other) = if a.iter().any(|w| w == form) {
-                (a, b)
-            } else if b.iter().any(|w| w == form) {
-                (b, a)
-            } else {
-                continue;
-            };
+        for &(k, first) in sides_of(form) {
+            let (a, b) = &table()[k];
+            let (same, other) = if first { (a, b) } else { (b, a) };
             // A pair of converses (one buys what another sells) flips only with the same
             // doer before both words: "Amsel bought the landscape" and "the landscape sold for
             // $18 million" tell one sale.

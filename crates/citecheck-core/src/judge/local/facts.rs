@@ -13,7 +13,7 @@
 //! places ("flows through Austria and Hungary") and ranges ("between 1990 and 2000") are left
 //! whole: what follows their "and" is no predicate.
 
-use super::lex::{lex, LexKind, Lexeme};
+use super::lex::{is_stopword, lex, LexKind, Lexeme};
 use super::lexicon;
 
 /// Facts a claim may be cut into at most: more is a list, not a sentence of facts.
@@ -89,9 +89,8 @@ pub fn split(claim: &str) -> Vec<String> {
     let subject = claim[lexemes[opening].start..lexemes[subject_end].start].trim_end();
     // A subject of function words only ("The" before a misread verb) would let a fact match
     // any sentence: no cut then.
-    let named = (opening..subject_end).any(|i| {
-        lexemes[i].kind != LexKind::Punct && !lexicon::STOPWORDS.contains(&lower[i].as_str())
-    });
+    let named = (opening..subject_end)
+        .any(|i| lexemes[i].kind != LexKind::Punct && !is_stopword(&lower[i]));
     // Nor may it end in a conjunction: the verb before it went unread ("Given the data, the
     // firm cut jobs and closed plants" would borrow "the firm cut jobs and").
     let dangling = matches!(lower[subject_end - 1].as_str(), "and" | "or" | "but");

@@ -181,14 +181,7 @@ impl Backend {
         k: usize,
         n: usize,
     ) -> Packed {
-        assert!(
-            row_stride == 1 || col_stride == 1,
-            "pack: one stride must be 1"
-        );
-        assert!(
-            k == 0 || n == 0 || src.len() > (k - 1) * row_stride + (n - 1) * col_stride,
-            "pack: source too short"
-        );
+        check_source(src, row_stride, col_stride, k, n);
         let panels = n.div_ceil(PANEL);
         let data = match self.precision() {
             Precision::Bf16 => {
@@ -262,17 +255,14 @@ impl Backend {
         if self.precision() != Precision::Int8 {
             return self.pack(src, row_stride, col_stride, k, n);
         }
-        assert!(
-            k == 0 || n == 0 || src.len() > (k - 1) * row_stride + (n - 1) * col_stride,
-            "pack: source too short"
-        );
+        check_source(src, row_stride, col_stride, k, n);
         let data = PackedData::Int8(int8::pack(src, row_stride, col_stride, k, n));
         Packed { k, n, data }
     }
 
     /// `c[i][j] = sum_l a[i][l] * b[l][j] + bias[j]` for `i < m`, `j < b.n`, with row strides
     /// `lda` and `ldc`. `bias`, when given, has at least `b.n` entries. `scratch` holds the
-    /// bf16 copy of `a` between calls.
+    /// bf16 or 8-bit copy of `a` between calls.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn matmul(
         self,
@@ -374,6 +364,19 @@ impl Backend {
             Self::Portable => math::softmax_rows(x, stride, n),
         }
     }
+}
+
+/// The strides and length a packing reads `src` with: one stride 1 (a row-major matrix or the
+/// transpose of one), and every element within `src`.
+fn check_source(src: &[f32], row_stride: usize, col_stride: usize, k: usize, n: usize) {
+    assert!(
+        row_stride == 1 || col_stride == 1,
+        "pack: one stride must be 1"
+    );
+    assert!(
+        k == 0 || n == 0 || src.len() > (k - 1) * row_stride + (n - 1) * col_stride,
+        "pack: source too short"
+    );
 }
 
 /// A `k x n` matrix in panels, ready to be the right-hand side of [`Backend::matmul`].

@@ -2303,6 +2303,68 @@ mod tests {
         assert_ne!(a.numbers, [NumberFit::Match], "{}", a.describe());
     }
 
+    /// "The first ... in N years" runs back from the claim's year to the one before; without
+    /// "first", "in 108 years" dates nothing ("the biggest crowd in 108 years").
+    #[test]
+    fn the_first_in_a_span_of_years_runs_back_from_the_claims_year() {
+        let page = "The Cubs beat Cleveland in seven games to win the 2016 World Series, the \
+                    franchise's first championship since 1908.";
+        for (claim, stated) in [
+            (
+                "The Cubs' victory in 2016 gave them their first World Series title in 108 years.",
+                true,
+            ),
+            (
+                "The Cubs' victory in 2016 gave them their first World Series title in 100 years.",
+                false,
+            ),
+            (
+                "The Cubs' victory in 2016 drew the biggest crowd in 108 years.",
+                false,
+            ),
+        ] {
+            let a = aligned(claim, page);
+            assert_eq!(
+                a.numbers[1] == NumberFit::Match,
+                stated,
+                "{claim}: {}",
+                a.describe()
+            );
+        }
+    }
+
+    /// A lifespan gives the age at death: the years apart, one less for a birthday after the
+    /// day of death, either of the two with no days; only for a claim that names a death.
+    #[test]
+    fn an_age_at_death_is_stated_by_a_lifespan() {
+        let dated = "Henrietta Maria Voss (3 February 1881 \u{2013} 19 June 1958) was a Dutch \
+                     botanist and mycologist.";
+        let undated = "Henrietta Maria Voss (1881\u{2013}1958) was a botanist.";
+        let late_birthday =
+            "Henrietta Maria Voss (30 June 1881 \u{2013} 19 June 1958) was a botanist.";
+        for (claim, page, stated) in [
+            ("Henrietta Voss died in 1958 at the age of 77.", dated, true),
+            ("Henrietta Voss died aged 77.", dated, true),
+            (
+                "Henrietta Voss died in 1958 at the age of 78.",
+                dated,
+                false,
+            ),
+            ("Henrietta Voss retired at the age of 77.", dated, false),
+            ("Voss died aged 76.", undated, true),
+            ("Voss died aged 77.", late_birthday, false),
+        ] {
+            let a = aligned(claim, page);
+            let age = a.numbers.last().copied();
+            assert_eq!(
+                age == Some(NumberFit::Match),
+                stated,
+                "{claim}: {}",
+                a.describe()
+            );
+        }
+    }
+
     #[test]
     fn a_span_of_years_after_an_event_is_the_distance_from_the_claims_year() {
         let page = "Transport Orland took the bridge over in 2012, when the debt was paid off, \
@@ -2325,59 +2387,6 @@ mod tests {
         assert_ne!(a.numbers[1], NumberFit::Match, "{}", a.describe());
         let a = aligned(
             "Tolls were scrapped in 2019 after seven years of Transport Orland's ownership.",
-            page,
-        );
-        assert_ne!(a.numbers[1], NumberFit::Match, "{}", a.describe());
-        // A lifespan gives the age at death.
-        let page = "Henrietta Maria Voss (3 February 1881 \u{2013} 19 June 1958) was a Dutch \
-                    botanist and mycologist.";
-        for (claim, stated) in [
-            ("Henrietta Voss died in 1958 at the age of 77.", true),
-            ("Henrietta Voss died aged 77.", true),
-            ("Henrietta Voss died in 1958 at the age of 78.", false),
-            ("Henrietta Voss retired at the age of 77.", false),
-        ] {
-            let a = aligned(claim, page);
-            let age = a.numbers.last().copied();
-            assert_eq!(
-                age == Some(NumberFit::Match),
-                stated,
-                "{claim}: {}",
-                a.describe()
-            );
-        }
-        // With no days, either of the two ages; a birthday after the day of death, one less.
-        let a = aligned(
-            "Voss died aged 76.",
-            "Henrietta Maria Voss (1881\u{2013}1958) was a botanist.",
-        );
-        assert_eq!(a.numbers, [NumberFit::Match], "{}", a.describe());
-        let a = aligned(
-            "Voss died aged 77.",
-            "Henrietta Maria Voss (30 June 1881 \u{2013} 19 June 1958) was a botanist.",
-        );
-        assert_ne!(a.numbers, [NumberFit::Match], "{}", a.describe());
-        // "The first ... in N years" runs back from the claim's year to the one before.
-        let page = "The Cubs beat Cleveland in seven games to win the 2016 World Series, the \
-                    franchise's first championship since 1908.";
-        let a = aligned(
-            "The Cubs' victory in 2016 gave them their first World Series title in 108 years.",
-            page,
-        );
-        assert_eq!(
-            a.numbers,
-            [NumberFit::Match, NumberFit::Match],
-            "{}",
-            a.describe()
-        );
-        let a = aligned(
-            "The Cubs' victory in 2016 gave them their first World Series title in 100 years.",
-            page,
-        );
-        assert_ne!(a.numbers[1], NumberFit::Match, "{}", a.describe());
-        // Without "first", "in 108 years" dates nothing ("the biggest crowd in 108 years").
-        let a = aligned(
-            "The Cubs' victory in 2016 drew the biggest crowd in 108 years.",
             page,
         );
         assert_ne!(a.numbers[1], NumberFit::Match, "{}", a.describe());

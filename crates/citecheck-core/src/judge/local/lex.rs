@@ -258,8 +258,8 @@ pub fn forms_of(words: &[&str]) -> Vec<String> {
 }
 
 /// Folds the plural `s` only: the form unit names are matched in.
-pub fn fold_plural(lower: &str) -> String {
-    plural(lower).to_string()
+pub fn fold_plural(lower: &str) -> &str {
+    plural(lower)
 }
 
 fn synonyms() -> &'static HashMap<String, String> {

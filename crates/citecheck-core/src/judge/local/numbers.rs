@@ -751,7 +751,7 @@ fn number_at(lexemes: &[Lexeme<'_>], lower: &[String], i: usize) -> Option<Numbe
     if scale == 1.0 && !after_currency && glued_letters && lower[next] == "m" {
         let counted_after = lower
             .get(next + 1)
-            .is_some_and(|w| COUNTED.contains(&fold_plural(w).as_str()));
+            .is_some_and(|w| COUNTED.contains(&fold_plural(w)));
         let counted_before = i
             .checked_sub(2)
             .is_some_and(|p| lower[p + 1] == "of" && COUNTED_TOTALS.contains(&lower[p].as_str()));

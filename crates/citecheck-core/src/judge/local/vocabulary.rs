@@ -64,7 +64,7 @@ pub fn is_english_word(word: &str) -> bool {
     .any(|(suffix, add)| base(suffix, add))
         || undoubled("ing")
         || undoubled("ed")
-        || listed(&fold_plural(bare))
+        || listed(fold_plural(bare))
 }
 
 #[cfg(test)]

@@ -959,7 +959,6 @@ fn spans_years(q: &Quantity, sentence: &Analysis) -> bool {
 /// "almost four decades"), in years, with the slack its hedge allows: a tenth of the span
 /// either way, at least a year, when hedged; none when not.
 fn year_span(q: &Quantity) -> Option<(f64, f64)> {
-    const YEAR: f64 = 31_557_600.0;
     let Measure::Unit(unit) = &q.measure else {
         return None;
     };
@@ -967,7 +966,7 @@ fn year_span(q: &Quantity) -> Option<(f64, f64)> {
         return None;
     }
     // "almost four decades" is 39 years as well as 40.
-    let years = q.value / YEAR;
+    let years = q.value / lexicon::YEAR_SECONDS;
     let slack = if q.hedged {
         (years / 10.0).max(1.0)
     } else {
@@ -1017,17 +1016,13 @@ fn years_between(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
 /// apart, less one when the death's day and month come before the birth's in the year; with
 /// either day unknown, either of the two ages. Only an age the claim ties to a death.
 fn age_at_death(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
-    let death = death_forms();
-    if q.measure != Measure::Age
-        || !(0..claim.forms.len())
-            .any(|i| claim.form(i).is_some_and(|f| death.iter().any(|d| d == f)))
-    {
+    if q.measure != Measure::Age || !death_forms().iter().any(|d| claim.vocabulary.contains(d)) {
         return false;
     }
-    lifespans(sentence).into_iter().any(|ages| {
-        ages.iter()
-            .any(|&age| (age - q.value).abs() <= q.tolerance.max(0.5))
-    })
+    let slack = q.tolerance.max(0.5);
+    lifespans(sentence)
+        .into_iter()
+        .any(|(youngest, oldest)| youngest - slack <= q.value && q.value <= oldest + slack)
 }
 
 /// The forms of "died", "dies" and "death".
@@ -1039,9 +1034,9 @@ fn death_forms() -> &'static [String] {
 /// The oldest a person lives to: a lifespan longer than this is two other years.
 const LONGEST_LIFE: f64 = 125.0;
 
-/// The ages at death each lifespan of the sentence allows: a birth date and a death date
-/// joined by a dash, each a year with, maybe, its day and month before it.
-fn lifespans(sentence: &Analysis) -> Vec<Vec<f64>> {
+/// The ages at death each lifespan of the sentence allows, youngest and oldest: a birth date and
+/// a death date joined by a dash, each a year with, maybe, its day and month before it.
+fn lifespans(sentence: &Analysis) -> Vec<(f64, f64)> {
     let death = death_forms();
     let qs = &sentence.quantities;
     // The day and month of the year at `k`, when written right before it.
@@ -1073,16 +1068,16 @@ fn lifespans(sentence: &Analysis) -> Vec<Vec<f64>> {
         let start = qs[next].span.start;
         let dashed = start == birth.span.end + 1
             && sentence.form(birth.span.end).is_some_and(|f| {
-                matches!(f, "-" | "\u{2013}" | "\u{2014}") || death.contains(&f.to_string())
+                matches!(f, "-" | "\u{2013}" | "\u{2014}") || death.iter().any(|d| d == f)
             });
         let years = died.value - birth.value;
         if !dashed || !(0.0..=LONGEST_LIFE).contains(&years) {
             continue;
         }
         out.push(match (day_of(k), death_day) {
-            (Some(born), Some(dead)) if dead < born => vec![years - 1.0],
-            (Some(_), Some(_)) => vec![years],
-            _ => vec![years - 1.0, years],
+            (Some(born), Some(dead)) if dead < born => (years - 1.0, years - 1.0),
+            (Some(_), Some(_)) => (years, years),
+            _ => (years - 1.0, years),
         });
     }
     out

@@ -278,6 +278,10 @@ pub struct Unit {
     pub factor: f64,
 }
 
+/// A year in seconds (365.25 days), the base unit of time: the factor of "year", and what a span
+/// of decades or centuries is counted in years by.
+pub const YEAR_SECONDS: f64 = 31_557_600.0;
+
 const fn unit(name: &'static str, dimension: Dimension, factor: f64) -> Unit {
     Unit {
         name,
@@ -377,11 +381,11 @@ pub const UNITS: &[(&[&str], Unit)] = {
         (&["day"], unit("day", Time, 86_400.0)),
         (&["week"], unit("week", Time, 604_800.0)),
         (&["month"], unit("month", Time, 2_629_800.0)),
-        (&["year"], unit("year", Time, 31_557_600.0)),
-        (&["yr"], unit("year", Time, 31_557_600.0)),
-        (&["decade"], unit("decade", Time, 315_576_000.0)),
-        (&["century"], unit("century", Time, 3_155_760_000.0)),
-        (&["centurie"], unit("century", Time, 3_155_760_000.0)),
+        (&["year"], unit("year", Time, YEAR_SECONDS)),
+        (&["yr"], unit("year", Time, YEAR_SECONDS)),
+        (&["decade"], unit("decade", Time, 10.0 * YEAR_SECONDS)),
+        (&["century"], unit("century", Time, 100.0 * YEAR_SECONDS)),
+        (&["centurie"], unit("century", Time, 100.0 * YEAR_SECONDS)),
         (&["euro"], unit("EUR", Currency, 1.0)),
         (&["eur"], unit("EUR", Currency, 1.0)),
         (&["€"], unit("EUR", Currency, 1.0)),

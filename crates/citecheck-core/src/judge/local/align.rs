@@ -15,6 +15,7 @@ use super::numbers::{tally_pairs, Measure, Quantity};
 use super::opposite;
 use super::placing;
 use super::prospect;
+use super::swap;
 use super::{comparison, rank, roles};
 
 /// Credit for a claim word found only in the sentence's context (the sentence before it, the
@@ -484,7 +485,8 @@ pub fn align(
         .or_else(|| figures.and_then(|(word, agrees)| (!agrees).then_some(word)))
         .or_else(|| rank::outranked(claim, sentence))
         .or_else(|| placing::misplaced(claim, sentence))
-        .or_else(|| contrast_swapped(claim, sentence));
+        .or_else(|| contrast_swapped(claim, sentence))
+        .or_else(|| swap::traded(claim, sentence));
     // The slot that conflicts is not part of the "rest" that must align: a conflicting name's
     // words, a number that conflicts, a word the sentence states the opposite of.
     let rest = |conflict: Option<&Entity>| {

@@ -47,6 +47,7 @@ mod rank;
 mod roles;
 mod segment;
 mod soft;
+mod swap;
 mod vocabulary;
 
 use align::{align, Alignment, Topic, Weights};

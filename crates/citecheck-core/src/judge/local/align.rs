@@ -482,6 +482,7 @@ pub fn align(
     let reversed = opposite::reversed(claim, sentence, bound)
         .or_else(|| comparison::reversed(claim, sentence))
         .or_else(|| comparison::reversed_attribute(claim, sentence))
+        .or_else(|| comparison::against_superlative(claim, sentence))
         .or_else(|| figures.and_then(|(word, agrees)| (!agrees).then_some(word)))
         .or_else(|| rank::outranked(claim, sentence))
         .or_else(|| placing::misplaced(claim, sentence))

@@ -5,11 +5,12 @@
 
 use std::sync::OnceLock;
 
-use super::analyse::Analysis;
+use super::analyse::{Analysis, Entity};
 use super::compare;
 use super::lex::forms_of;
 use super::lexicon::{LESS, MORE, OPPOSITE_COMPARATIVES};
 use super::numbers::{is_percent, Measure, Quantity};
+use super::place;
 
 /// How far before "than" a comparative may sit ("a larger volume of water than").
 const COMPARATIVE_REACH: usize = 4;
@@ -236,6 +237,99 @@ fn one_armed(c: &Comparison<'_>, sentence: &Analysis) -> Option<String> {
     (leads && compared == c.between && c.direction * direction > 0).then(|| c.word.clone())
 }
 
+/// The words of an arm of the claim's comparison: the forms of its name, or its one word when
+/// no name holds it. The caller drops those both arms share ("Lake Superior" and "Lake Michigan" differ by
+/// "superior" and "michigan"); the arm's one word when no name holds it.
+fn arm_words<'a>(word: &'a str, name: Option<&'a Entity>) -> Vec<&'a str> {
+    match name {
+        Some(e) => e.forms.iter().map(String::as_str).collect(),
+        None => vec![word],
+    }
+}
+
+/// The claim's comparative when the sentence gives one of the claim's two arms the extreme of
+/// the same scale the other way: "Lake Superior is smaller than Lake Michigan" against "Lake
+/// Superior is the largest of the Great Lakes ..., well ahead of Lake Michigan"; "Saturn is
+/// larger than Jupiter" against "Jupiter is the largest planet ..., Saturn the second". The
+/// superlative must be its clause's word about the arm that stands before it in that clause,
+/// and the other arm must be named in the sentence but not before the superlative.
+pub fn against_superlative(claim: &Analysis, sentence: &Analysis) -> Option<String> {
+    let c = comparison(claim)?;
+    let (more, less) = kin();
+    let related = |w: &str| more.iter().any(|m| m == w) || less.iter().any(|l| l == w);
+    // The claim's two arms as names where it has them.
+    let than = than_at(claim)?;
+    let first_name = claim.entities.iter().rev().find(|e| e.span.end <= c.at);
+    let second_name = claim
+        .entities
+        .iter()
+        .find(|e| e.span.start > than && e.span.start <= than + ARM_REACH);
+    let mut a = arm_words(c.before, first_name);
+    let mut b = arm_words(c.after, second_name);
+    let shared: Vec<&str> = a.iter().filter(|w| b.contains(w)).copied().collect();
+    a.retain(|w| !shared.contains(w));
+    b.retain(|w| !shared.contains(w));
+    if a.is_empty() || b.is_empty() {
+        return None;
+    }
+    let direction_of = |w: &str| if less.iter().any(|l| l == w) { -1 } else { 1 };
+    (0..sentence.forms.len()).find_map(|i| {
+        if !sentence.superlative.get(i).copied().unwrap_or(false)
+            || sentence.aside.get(i).copied().unwrap_or(false)
+        {
+            return None;
+        }
+        // A rank below the first ("the second-largest") or one of several ("one of the
+        // largest") is no extreme.
+        let ranked_below = (i.saturating_sub(3)..i).any(|k| {
+            sentence.form(k).is_some_and(|f| {
+                place::ordinal(f).is_some_and(|n| n > 1)
+                    || (f == "one" && sentence.form(k + 1) == Some("of"))
+            })
+        });
+        if ranked_below {
+            return None;
+        }
+        let form = sentence.form(i)?;
+        // The superlative's scale and direction: "most massive", "least salty", "largest".
+        let (scale, direction) = match form {
+            "most" | "least" => {
+                let next = sentence.form(i + 1)?;
+                (next, if form == "most" { 1 } else { -1 })
+            }
+            _ => (form, direction_of(form)),
+        };
+        let senses = if c.between.is_empty() {
+            let kin_words = related(&c.word) && related(scale) && !matches!(form, "most" | "least");
+            if kin_words || c.word == scale {
+                1
+            } else if opposite_senses(&c.word, scale) {
+                -1
+            } else {
+                return None;
+            }
+        } else if related(&c.word) && c.between.first() == Some(&scale) {
+            1
+        } else {
+            return None;
+        };
+        let clause = sentence.clauses.of(i);
+        let before_it = |words: &[&str]| {
+            (0..i).any(|k| {
+                sentence.clauses.of(k) == clause
+                    && sentence.form(k).is_some_and(|f| words.contains(&f))
+            })
+        };
+        let named = |words: &[&str]| words.iter().any(|w| sentence.vocabulary.contains(*w));
+        let order = match (before_it(&a), before_it(&b)) {
+            (true, false) if named(&b) => 1,
+            (false, true) if named(&a) => -1,
+            _ => return None,
+        };
+        (c.direction * direction * senses * order < 0).then(|| c.word.clone())
+    })
+}
+
 /// How far before "than" a comparative may sit when the sentence's figures decide it ("less
 /// common among participants taking corvaline than").
 const FIGURE_COMPARATIVE_REACH: usize = 6;
@@ -390,6 +484,44 @@ mod tests {
 
     fn flips(claim: &str, sentence: &str) -> bool {
         reversed(&Analysis::new(claim), &Analysis::new(sentence)).is_some()
+    }
+
+    fn against_extreme(claim: &str, sentence: &str) -> bool {
+        against_superlative(&Analysis::new(claim), &Analysis::new(sentence)).is_some()
+    }
+
+    #[test]
+    fn an_arm_given_the_other_extreme_of_the_scale_flips_the_comparison() {
+        let lakes = "Lake Superior is the largest of the Great Lakes by surface area, well \
+                     ahead of Lake Huron and Lake Michigan.";
+        assert!(against_extreme(
+            "Lake Superior is smaller than Lake Michigan.",
+            lakes
+        ));
+        assert!(!against_extreme(
+            "Lake Superior is larger than Lake Michigan.",
+            lakes
+        ));
+        // The other arm given the extreme.
+        let planets = "Jupiter is the largest planet in the Solar System, and Saturn is the \
+                       second-largest.";
+        assert!(against_extreme("Saturn is larger than Jupiter.", planets));
+        assert!(!against_extreme("Saturn is smaller than Jupiter.", planets));
+        // Opposite senses of one scale.
+        assert!(against_extreme(
+            "The Dead Sea is deeper than Lake Baikal.",
+            "Lake Baikal is the deepest lake in the world; the Dead Sea is far shallower."
+        ));
+        // One of several is no extreme; an arm the sentence does not name is not compared.
+        assert!(!against_extreme(
+            "Lake Erie is smaller than Lake Ontario.",
+            "Lake Erie is one of the largest lakes in North America, and Lake Ontario lies \
+             downstream of it."
+        ));
+        assert!(!against_extreme(
+            "Lake Superior is smaller than Lake Michigan.",
+            "Lake Superior is the largest of the Great Lakes by surface area."
+        ));
     }
 
     #[test]

@@ -614,6 +614,10 @@ pub const PHRASAL_SYNONYMS: &[(&str, &str, &str)] = &[
     ("look", "after", "maintain"),
     ("walk", "out", "strike"),
     ("break", "down", "collapse"),
+    ("switch", "on", "enable"),
+    ("switch", "off", "disable"),
+    ("turn", "on", "enable"),
+    ("turn", "off", "disable"),
 ];
 
 /// Words that mean the same in most contexts; each group maps to its first member.

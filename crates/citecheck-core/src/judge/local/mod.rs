@@ -1086,6 +1086,19 @@ mod tests {
             Commission, set up by the Belgrade Convention of 1948.";
         let j = judged("The Harl Commission was established in 1948.", &[page]);
         assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
+        // A setting switched off is one disabled, and so the opposite of one enabled.
+        let notes = "Meridian 7.0 release notes: dark mode is now enabled by default on all \
+            platforms and follows the system theme.";
+        let j = judged(
+            "Dark mode is switched off by default in Meridian 7.0.",
+            &[notes],
+        );
+        assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+        let j = judged(
+            "Dark mode is turned on by default in Meridian 7.0.",
+            &[notes],
+        );
+        assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
     }
 
     #[test]

@@ -87,8 +87,9 @@ pub struct Analysis {
     /// By lexeme index: whether it is a superlative ("largest", "most", "best"), whose degree
     /// the normalised form loses.
     pub superlative: Vec<bool>,
-    /// By lexeme index: +1 for a word of "more" as written ("higher", "more", "larger"), -1
-    /// for one of "less" ("lower", "fewer"), 0 otherwise; normalised forms lose the degree
+    /// By lexeme index: +1 for a word of "more" as written ("higher", "more", "larger") or the
+    /// "more" side of a scale ("heavier", "faster"), -1 for one of "less" ("lower", "fewer",
+    /// "lighter"), 0 otherwise; normalised forms lose the degree
     /// ("smaller" and "small" are one form).
     pub degree: Vec<i8>,
     /// Holds "until" or "till": says something went on until a time, the same as saying it
@@ -420,9 +421,18 @@ impl Analysis {
         let degree = lower
             .iter()
             .map(|w| {
-                if lexicon::MORE.contains(&w.as_str()) {
+                let w = w.as_str();
+                if lexicon::MORE.contains(&w)
+                    || lexicon::OPPOSITE_COMPARATIVES
+                        .iter()
+                        .any(|(more, _)| *more == w)
+                {
                     1
-                } else if lexicon::LESS.contains(&w.as_str()) {
+                } else if lexicon::LESS.contains(&w)
+                    || lexicon::OPPOSITE_COMPARATIVES
+                        .iter()
+                        .any(|(_, less)| *less == w)
+                {
                     -1
                 } else {
                     0

@@ -65,14 +65,25 @@ fn than_at(text: &Analysis) -> Option<usize> {
     text.forms.iter().position(|f| f.as_deref() == Some("than"))
 }
 
-/// The nearest kin of "more" or "less" up to `reach` words before lexeme `than`.
+/// The nearest kin of "more" or "less", or comparative of [`OPPOSITE_COMPARATIVES`] as
+/// written ("faster", not "fast"), up to `reach` words before lexeme `than`: "travels faster
+/// through air than through water" compares air and water.
 fn kin_before(text: &Analysis, than: usize, reach: usize) -> Option<usize> {
     let (more, less) = kin();
     (than.saturating_sub(reach)..than).rev().find(|&i| {
-        text.forms[i]
-            .as_ref()
-            .is_some_and(|f| more.contains(f) || less.contains(f))
+        text.forms[i].as_ref().is_some_and(|f| {
+            more.contains(f)
+                || less.contains(f)
+                || (text.degree.get(i).copied().unwrap_or(0) != 0 && is_scale(f))
+        })
     })
+}
+
+/// Whether a normalised form is a side of one of [`OPPOSITE_COMPARATIVES`].
+fn is_scale(form: &str) -> bool {
+    opposite_comparatives()
+        .iter()
+        .any(|(more, less)| more == form || less == form)
 }
 
 /// The first comparison in `text`, if it has the shape "A <comparative> ... than B".
@@ -130,9 +141,18 @@ pub fn reversed(claim: &Analysis, sentence: &Analysis) -> Option<String> {
     // "Lighter than the X3" against "heavier than the X3": opposite senses of one scale are
     // a reversal in the same order of arms, as "more" against "less" is.
     let opposite = opposite_senses(&c.word, &s.word);
-    if c.word != s.word && !(related(&c.word) && related(&s.word)) && !opposite
-        || c.between != s.between
-    {
+    if c.word != s.word && !(related(&c.word) && related(&s.word)) && !opposite {
+        return None;
+    }
+    let senses = if opposite { -1 } else { 1 };
+    // One subject compared in two settings, the settings crossed: "sound travels faster
+    // through air than through water" against "faster in water than in air".
+    if let ([ours], [theirs]) = (c.between.as_slice(), s.between.as_slice()) {
+        if ours != theirs && *ours == s.after && c.after == *theirs && c.before == s.before {
+            return (c.direction * s.direction * senses > 0).then(|| c.word.clone());
+        }
+    }
+    if c.between != s.between {
         return None;
     }
     // An arm leads the sentence's comparison when it is its clause's subject, or stands
@@ -152,7 +172,6 @@ pub fn reversed(claim: &Analysis, sentence: &Analysis) -> Option<String> {
     } else {
         return None;
     };
-    let senses = if opposite { -1 } else { 1 };
     (c.direction * s.direction * order * senses < 0).then_some(c.word)
 }
 
@@ -521,6 +540,23 @@ mod tests {
         assert!(!against_extreme(
             "Lake Superior is smaller than Lake Michigan.",
             "Lake Superior is the largest of the Great Lakes by surface area."
+        ));
+    }
+
+    #[test]
+    fn one_subject_in_two_settings_crossed_is_a_flip() {
+        let page = "Sound travels about 4.3 times faster in water than in air.";
+        assert!(flips(
+            "Sound travels faster through air than through water.",
+            page
+        ));
+        assert!(!flips(
+            "Sound travels faster through water than through air.",
+            page
+        ));
+        assert!(flips(
+            "Sound travels slower through water than through air.",
+            page
         ));
     }
 

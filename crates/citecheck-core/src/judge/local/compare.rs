@@ -35,6 +35,21 @@ pub fn same(claim: &Quantity, page: &Quantity) -> bool {
         || clock_read(claim)
             .iter()
             .any(|claim| same_as_read(claim, page))
+        || whole_read(claim, page).is_some_and(|page| same_as_read(claim, &page))
+}
+
+/// The page's amount in two units read as its larger part alone ("11 hours" of "11 hours and
+/// 40 minutes"), for a claim without a bound: "lasted 11 hours" rounds it down, while "under
+/// 11 hours" is read against the whole amount.
+fn whole_read(claim: &Quantity, page: &Quantity) -> Option<Quantity> {
+    let (value, tolerance) = page.whole?;
+    claim.bound.is_none().then(|| Quantity {
+        value,
+        tolerance,
+        whole: None,
+        text: String::new(),
+        ..page.clone()
+    })
 }
 
 /// A clock reading ("9:47", "2:00:35") read as a span of time, in seconds: hours, minutes
@@ -171,6 +186,7 @@ fn as_share(q: &Quantity) -> Option<Quantity> {
         measure: Measure::Unit(percent()),
         share: None,
         tally: false,
+        whole: None,
         // Worked out, not written: no digits of its own to take a precision from.
         text: String::new(),
         ..q.clone()

@@ -59,6 +59,9 @@ pub struct Quantity {
     /// defeat"): a score or a tally, which conflicts only with another score or tally, not
     /// with a count that happens to be bare ("game seven").
     pub tally: bool,
+    /// The larger unit's part of an amount written in two units ("5 hours" of "5 hours 48
+    /// minutes"), in base units with its tolerance: a claim may round the amount down to it.
+    pub whole: Option<(f64, f64)>,
 }
 
 /// How far a part of one unit ("a third of a mile") may be from the exact fraction: a writer
@@ -112,6 +115,7 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
                     difference: difference_at(&lower, next),
                     share: None,
                     tally: false,
+                    whole: None,
                 },
                 1.0,
                 next,
@@ -246,6 +250,7 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
                     || increment_at(&lower, i),
                 share: None,
                 tally: false,
+                whole: None,
             },
             scale,
             next,
@@ -253,6 +258,7 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
         i = after.max(i + 1);
     }
     spread_ranges(lexemes, &lower, &mut out);
+    join_mixed_units(&lower, &mut out);
     absorb_margins(&lower, &mut out);
     carry_units_forward(&lower, &mut out);
     resolve_later_years(&lower, &mut out);
@@ -261,6 +267,41 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
     mark_tallies(lexemes, &mut out);
     continue_identifiers(lexemes, &mut out);
     out.into_iter().map(|(q, _, _)| q).collect()
+}
+
+/// "5 hours 48 minutes", "4 days and 6 hours", "6 feet 2 inches": one amount written in two
+/// units, the smaller after the larger, is their sum, not two quantities (read apart, "5
+/// hours" met a claim's "under five hours"). The larger part is kept as the amount's
+/// [`Quantity::whole`], which a claim that rounds down ("lasted 11 hours") still states.
+fn join_mixed_units(lower: &[String], found: &mut Vec<(Quantity, f64, usize)>) {
+    let mut k = 0;
+    while k + 1 < found.len() {
+        let (larger, smaller) = (&found[k].0, &found[k + 1].0);
+        let adjacent = smaller.at == larger.span.end
+            || (smaller.at == larger.span.end + 1
+                && lower.get(larger.span.end).is_some_and(|w| w == "and"));
+        let mixed = match (&larger.measure, &smaller.measure) {
+            (Measure::Unit(a), Measure::Unit(b)) => {
+                a.dimension == b.dimension
+                    && !matches!(a.dimension, Dimension::Percent | Dimension::Currency)
+                    && b.factor < a.factor
+            }
+            _ => false,
+        };
+        let plain = |q: &Quantity| q.bound.is_none() && !q.difference && q.share.is_none();
+        if adjacent && mixed && smaller.bound.is_none() && plain(smaller) {
+            let (smaller, _, _) = found.remove(k + 1);
+            let larger = &mut found[k].0;
+            larger.whole = Some((larger.value, larger.tolerance));
+            larger.value += smaller.value;
+            larger.tolerance = smaller.tolerance;
+            larger.text = format!("{} {}", larger.text, smaller.text);
+            larger.span.end = smaller.span.end;
+            larger.difference |= smaller.difference;
+        } else {
+            k += 1;
+        }
+    }
 }
 
 /// "10,984 \u{b1} 25 m": the margin after "\u{b1}" is how far the value may be off, not a
@@ -993,6 +1034,27 @@ mod tests {
     use super::super::compare::{same, same_slot};
     use super::super::lex::lex;
     use super::*;
+
+    #[test]
+    fn an_amount_in_two_units_is_one_quantity_a_claim_may_round_down() {
+        let mixed = first("finished in 5 hours 48 minutes");
+        assert!(
+            (mixed.value - (5.0 * 3600.0 + 48.0 * 60.0)).abs() < 1.0,
+            "{mixed:?}"
+        );
+        assert!(same(&first("in 348 minutes"), &mixed));
+        assert!(same(&first("in 5 hours"), &mixed));
+        // A bound is read against the whole amount.
+        assert!(!same(&first("in under five hours"), &mixed));
+        assert!(same(
+            &first("lasted 100 hours"),
+            &first("lasted 4 days and 4 hours")
+        ));
+        // Two amounts of money are two quantities.
+        let text = "cost £5 and £3 a month";
+        let lexemes = lex(text);
+        assert_eq!(quantities(&lexemes).len(), 2);
+    }
 
     #[test]
     fn letters_glued_to_a_figure_are_its_scale_or_unit_as_newspapers_write_them() {

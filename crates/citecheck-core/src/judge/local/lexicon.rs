@@ -548,6 +548,8 @@ pub const OPPOSITES: &[(&[&str], &[&str])] = &[
     (&["true"], &["false"]),
     (&["positive"], &["negative"]),
     (&["open", "reopen"], &["close", "shut"]),
+    // A court's two answers to a ruling or a conviction.
+    (&["uphold", "reaffirm"], &["overturn", "overrule", "quash"]),
 ];
 
 /// Comparatives of "more" and of "less": "A holds more water than B" and "B holds less water

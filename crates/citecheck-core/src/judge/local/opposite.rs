@@ -288,6 +288,11 @@ mod tests {
                 "Councillors approved the museum's funding by 31 votes to 12, and rejected a \
                  proposal from the Tidewater Group to buy the terminal.",
             ),
+            // A court's two answers.
+            (
+                "The Court of Appeal upheld the fraud conviction of Richard Tolland.",
+                "The Court of Appeal on Friday quashed the fraud conviction of Richard Tolland.",
+            ),
             // An irregular participle of the other side.
             (
                 "The glacier has grown in size since 1980.",

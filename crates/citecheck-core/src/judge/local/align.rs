@@ -683,7 +683,9 @@ pub fn align(
     // ("LinkedIn acquired Microsoft" or "Google acquired Beats, outbidding Apple" against
     // "Microsoft acquired LinkedIn", "Apple acquired Beats"): see `roles`.
     if entity_conflict.is_none() {
-        if let Some((c, s)) = roles::conflict(claim, sentence) {
+        if let Some((c, s)) = roles::conflict(claim, sentence)
+            .or_else(|| rank::extreme_held_by_another(claim, sentence))
+        {
             rest_coverage = rest(Some(c));
             entity_conflict = Some((c, s));
         }

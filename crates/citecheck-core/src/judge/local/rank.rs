@@ -3,8 +3,9 @@
 //! polarity like an opposite word (see `opposite`), read only where the sentence does not also
 //! give the claim's rank in that place ("the first leg ..., the second leg ...").
 
-use super::analyse::Analysis;
+use super::analyse::{Analysis, Entity};
 use super::place::{best_placement, neighbour, ordinal, placement};
+use super::roles;
 
 /// Whether the claim counts which one of a series it means ("his first French Open title",
 /// "the second season") and the sentence speaks only of another of the same series ("his 14th
@@ -129,6 +130,75 @@ pub fn outranked(claim: &Analysis, sentence: &Analysis) -> Option<String> {
     None
 }
 
+/// The claim's subject and the sentence's other name that holds the claim's extreme: "Canada is
+/// the largest country in the world" against "Russia is the largest country in the world ...,
+/// followed by Canada". Read only when the sentence names the claim's subject after that
+/// superlative (a runner-up, or something else) and nowhere gives it the same superlative, and
+/// names every name the claim sets the ranking in ("in North America"): the entity rival
+/// reading (`align`) covers a sentence that leaves the claim's subject out.
+pub fn extreme_held_by_another<'a>(
+    claim: &'a Analysis,
+    sentence: &'a Analysis,
+) -> Option<(&'a Entity, &'a Entity)> {
+    let subject = claim.clauses.subject()?;
+    let ours = roles::names(claim)
+        .into_iter()
+        .find(|e| e.forms.iter().any(|f| f == subject))?;
+    let their_names = roles::names(sentence);
+    (ours.span.end..claim.forms.len()).find_map(|at| {
+        let form = claim.form(at)?;
+        let extreme = (claim.superlative.get(at).copied().unwrap_or(false)
+            && !matches!(form, "most" | "least"))
+            || form == "1st";
+        if !extreme || claim.form(at.wrapping_sub(1)) != Some("the") || ranks_behind(claim, at) {
+            return None;
+        }
+        let noun = neighbour(claim, at, true)?;
+        let scope_named = claim
+            .entities
+            .iter()
+            .filter(|e| e.span.start > at)
+            .all(|e| sentence.mentions(e));
+        if !scope_named {
+            return None;
+        }
+        // Who holds the superlative in the sentence: the nearest name before it in its clause.
+        let holders: Vec<(usize, &Entity)> = (0..sentence.forms.len())
+            .filter(|&j| {
+                sentence.form(j) == Some(form) && neighbour(sentence, j, true) == Some(noun)
+            })
+            .filter(|&j| !ranked_below(sentence, j))
+            .filter_map(|j| {
+                their_names
+                    .iter()
+                    .copied()
+                    .rfind(|e| {
+                        e.span.end <= j
+                            && sentence.clauses.of(e.span.start) == sentence.clauses.of(j)
+                    })
+                    .map(|e| (j, e))
+            })
+            .collect();
+        if holders.iter().any(|(_, e)| roles::same(e, ours)) {
+            return None;
+        }
+        let (j, theirs) = holders.first().copied()?;
+        let named_after = their_names
+            .iter()
+            .any(|e| e.span.start > j && roles::same(e, ours));
+        (named_after && !claim.names(theirs)).then_some((ours, theirs))
+    })
+}
+
+/// Whether an ordinal above one stands right before the sentence's superlative at `j` ("the
+/// second-largest").
+fn ranked_below(sentence: &Analysis, j: usize) -> bool {
+    j.checked_sub(1)
+        .and_then(|p| sentence.form(p))
+        .and_then(ordinal)
+        .is_some_and(|n| n > 1)
+}
+
 /// How far after its superlative a claim may set something before it ("the most plentiful
 /// element in the universe after hydrogen").
 const BEHIND_REACH: usize = 8;
@@ -241,6 +311,40 @@ mod tests {
 
     fn flips(claim: &str, sentence: &str) -> bool {
         outranked(&Analysis::new(claim), &Analysis::new(sentence)).is_some()
+    }
+
+    fn held(claim: &str, sentence: &str) -> Option<(String, String)> {
+        let (c, s) = (Analysis::new(claim), Analysis::new(sentence));
+        extreme_held_by_another(&c, &s).map(|(a, b)| (a.text.clone(), b.text.clone()))
+    }
+
+    #[test]
+    fn another_name_holding_the_claim_s_extreme_ahead_of_the_claim_s_is_a_rival() {
+        let page = "Russia is the largest country in the world by area, followed by Canada and \
+                    the United States.";
+        assert_eq!(
+            held("Canada is the largest country in the world.", page),
+            Some(("Canada".to_string(), "Russia".to_string()))
+        );
+        // The claim's own subject holds it.
+        assert_eq!(
+            held("Russia is the largest country in the world.", page),
+            None
+        );
+        // A ranking in a place the sentence does not name.
+        assert_eq!(
+            held("Canada is the largest country in North America.", page),
+            None
+        );
+        // The claim's subject given the same extreme in its own clause too.
+        assert_eq!(
+            held(
+                "Montreal is the largest city in Quebec.",
+                "Toronto is the largest city in Canada, while Montreal is the largest city in \
+                 Quebec."
+            ),
+            None
+        );
     }
 
     #[test]

@@ -44,7 +44,7 @@ struct Frame<'a> {
 /// The names of a text in order. A capitalised word opening the text counts as a name here
 /// even when the page did not confirm it: a frame is only read when its names are the claim's
 /// or stand in the claim's roles.
-fn names(text: &Analysis) -> Vec<&Entity> {
+pub(super) fn names(text: &Analysis) -> Vec<&Entity> {
     text.unconfirmed_opener()
         .into_iter()
         .chain(&text.entities)

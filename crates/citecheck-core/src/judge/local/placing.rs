@@ -13,6 +13,7 @@ use std::sync::OnceLock;
 
 use super::analyse::{Analysis, Entity};
 use super::lex::forms_of;
+use super::lexicon;
 use super::place::ordinal;
 use super::roles::same;
 
@@ -37,6 +38,17 @@ struct Placing<'a> {
     at: usize,
 }
 
+/// Whether the words from lexeme `at` open the name of an event won: an article ("won the
+/// title") or a day's possessive ("won Sunday's closing time trial").
+fn names_an_event(text: &Analysis, at: usize) -> bool {
+    match text.form(at) {
+        Some("the") => true,
+        // The possessive's "'s" is no lexeme of its own.
+        Some(day) => lexicon::WEEKDAYS.contains(&day),
+        None => false,
+    }
+}
+
 /// The finishing places a text states.
 fn placings(text: &Analysis) -> Vec<Placing<'_>> {
     let (finishing, winning) = verbs();
@@ -48,7 +60,7 @@ fn placings(text: &Analysis) -> Vec<Placing<'_>> {
         let rank = if finishing.iter().any(|f| f == form) {
             (at + 1..(at + 1 + ORDINAL_REACH).min(text.forms.len()))
                 .find_map(|j| text.form(j).and_then(ordinal))
-        } else if winning.iter().any(|w| w == form) && text.form(at + 1) == Some("the") {
+        } else if winning.iter().any(|w| w == form) && names_an_event(text, at + 1) {
             Some(1)
         } else {
             None
@@ -102,6 +114,10 @@ mod tests {
         assert!(flips(
             "Tomás Ibarra finished second in the closing time trial.",
             "Tomás Ibarra won the closing time trial in Zurich by 14 seconds."
+        ));
+        assert!(flips(
+            "Tomás Ibarra finished second in the closing time trial.",
+            "Tomás Ibarra won Sunday's closing time trial in Zurich by 14 seconds."
         ));
     }
 

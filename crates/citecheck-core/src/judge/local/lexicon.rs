@@ -548,6 +548,8 @@ pub const OPPOSITES: &[(&[&str], &[&str])] = &[
     (&["true"], &["false"]),
     (&["positive"], &["negative"]),
     (&["open", "reopen"], &["close", "shut"]),
+    // Jobs, posts or places made against jobs done away with.
+    (&["create"], &["cut", "shed", "eliminate", "destroy"]),
     // A court's two answers to a ruling or a conviction.
     (&["uphold", "reaffirm"], &["overturn", "overrule", "quash"]),
 ];

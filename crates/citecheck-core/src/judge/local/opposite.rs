@@ -288,6 +288,11 @@ mod tests {
                 "Councillors approved the museum's funding by 31 votes to 12, and rejected a \
                  proposal from the Tidewater Group to buy the terminal.",
             ),
+            // Jobs made against jobs done away with.
+            (
+                "Marlow Steel plans to create around 400 new jobs at its rolling mill.",
+                "Marlow Steel said it would cut around 400 jobs at its rolling mill.",
+            ),
             // A court's two answers.
             (
                 "The Court of Appeal upheld the fraud conviction of Richard Tolland.",

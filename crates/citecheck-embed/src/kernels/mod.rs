@@ -286,12 +286,17 @@ impl Backend {
             c.len() >= (m - 1) * ldc + b.n && ldc >= b.n,
             "matmul: c too short"
         );
+        // The kernels read the bias a whole panel at a time. A bias that already covers the
+        // last panel (every layer of the model: 384, 1152 and 1536 outputs are whole panels)
+        // is read where it is; only a shorter one is copied and padded with zeros.
         let padded_bias;
+        let panels = b.n.div_ceil(PANEL) * PANEL;
         let bias = match bias {
+            Some(bias) if bias.len() >= panels && panels == b.n => Some(&bias[..panels]),
             Some(bias) => {
                 assert!(bias.len() >= b.n, "matmul: bias too short");
                 let mut v = bias[..b.n].to_vec();
-                v.resize(b.n.div_ceil(PANEL) * PANEL, 0.0);
+                v.resize(panels, 0.0);
                 padded_bias = v;
                 Some(padded_bias.as_slice())
             }

@@ -155,7 +155,12 @@ pub fn number_fit(
             .filter(|m| compare::same(q, m))
             .any(|m| from_to(sentence, p, m) || from_to(sentence, m, p))
     };
-    let rival = |p: &&Quantity| other_value(p) && anchored(p) && !matching_end(p);
+    // A value a change started from ("up from every 20 minutes") is the earlier one: no rival
+    // of a claim's value, unless the claim's too is where a change started.
+    let claim_earlier = earlier_value(claim, q);
+    let earlier_rival = |p: &Quantity| !claim_earlier && earlier_value(sentence, p);
+    let rival =
+        |p: &&Quantity| other_value(p) && anchored(p) && !matching_end(p) && !earlier_rival(p);
     // The claim's value as one end of a change ("declined to $3.8bn") that the sentence gives
     // as the other end ("fell from $3.8bn to $3.1bn", "fell 18% to $3.1bn from $3.8bn"): the
     // claim's end holds the sentence's other value.
@@ -194,6 +199,22 @@ pub fn number_fit(
             return NumberFit::Conflict;
         }
     }
+    // Likewise the claim's number beside another of its figures ("grew 38% in 2023") is the
+    // sentence's equal number beside that figure's equal ("in 2023, up 38% from 2022"), even
+    // when a later clause ties the claim's words to another value ("though deliveries fell
+    // in 2024").
+    let partners: Vec<&Quantity> = claim
+        .quantities
+        .iter()
+        .filter(|c| c.span != q.span && close(&c.span, &q.span))
+        .collect();
+    let paired = |p: &Quantity| {
+        sentence.quantities.iter().any(|r| {
+            r.span != p.span
+                && close(&r.span, &p.span)
+                && partners.iter().any(|c| compare::same(c, r))
+        })
+    };
     // The word that governs the claim's number ("died in 1870", "completed in 1984") governs
     // another value in the sentence while the claim's value sits under a word the claim does
     // not use ("(3 May 1870 – 9 June 1941)", "completed in 1972 ...; Iron Gate II followed in
@@ -221,7 +242,14 @@ pub fn number_fit(
                     })
             })
         };
-        if !matching.is_empty() && !matching.iter().any(|p| governed_by_claim(p) || followed(p)) {
+        // Nor when the claim's other figure stands beside it there too ("for 12 seconds over
+        // 120 feet" for "lasted 12 seconds and covered 120 feet", against a later "covered
+        // 852 feet in 59 seconds"): the pair is the claim's.
+        if !matching.is_empty()
+            && !matching
+                .iter()
+                .any(|p| governed_by_claim(p) || followed(p) || paired(p))
+        {
             // The same word may govern counts of two things ("won 17 singles titles, among
             // them two majors"): only a count of the claim's own thing holds its slot.
             let rival = own
@@ -255,22 +283,6 @@ pub fn number_fit(
                 .iter()
                 .any(|y| claim_years.contains(y))
     };
-    // Likewise the claim's number beside another of its figures ("grew 38% in 2023") is the
-    // sentence's equal number beside that figure's equal ("in 2023, up 38% from 2022"), even
-    // when a later clause ties the claim's words to another value ("though deliveries fell
-    // in 2024").
-    let partners: Vec<&Quantity> = claim
-        .quantities
-        .iter()
-        .filter(|c| c.span != q.span && close(&c.span, &q.span))
-        .collect();
-    let paired = |p: &Quantity| {
-        sentence.quantities.iter().any(|r| {
-            r.span != p.span
-                && close(&r.span, &p.span)
-                && partners.iter().any(|c| compare::same(c, r))
-        })
-    };
     // A word that marks a time's role ("until", "since") before the claim's value and before
     // the sentence's equal value puts both in one slot ("not mass-produced until the 1940s"
     // against "it was not until 1942 that ..."), however far the claim's other words are.
@@ -292,7 +304,6 @@ pub fn number_fit(
                     && !partners.iter().any(|c| compare::same(c, r))
             })
     };
-    let claim_earlier = earlier_value(claim, q);
     let current = |p: &&Quantity| claim_earlier || !earlier_value(sentence, p);
     if own
         .iter()
@@ -317,10 +328,11 @@ pub fn number_fit(
             // A lone number of the same kind with none of the claim's words near it may measure
             // anything ("the plant draws 90 MW" against a claim about a wind farm's capacity):
             // not an aligned conflict, so nothing is decided by it.
+            // Nor does a value a change started from.
             NumberFit::Conflict
                 if !free
                     .iter()
-                    .filter(|p| compare::same_slot(q, p, false))
+                    .filter(|p| compare::same_slot(q, p, false) && !earlier_rival(p))
                     .any(near_claim_word) =>
             {
                 NumberFit::Missing

@@ -1102,6 +1102,39 @@ mod tests {
     }
 
     #[test]
+    fn a_pair_of_the_claim_s_figures_side_by_side_is_the_claim_s_however_a_later_verb_reads() {
+        let page = "At 10:35 a.m. on 17 December 1903 Orville Wright piloted the Flyer for 12 \
+            seconds over 120 feet, the first of four flights that day, the longest of which, by \
+            Wilbur, covered 852 feet in 59 seconds.";
+        let j = judged(
+            "Orville Wright's first powered flight in December 1903 lasted 12 seconds and \
+             covered 120 feet.",
+            &[page],
+        );
+        assert_ne!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+    }
+
+    #[test]
+    fn a_value_a_change_started_from_is_no_rival_of_the_claim_s() {
+        let page = "From Sunday 8 September, Route 42 will run four times an hour during the \
+            daytime on weekdays, up from every 20 minutes.";
+        let j = judged(
+            "Route 42 will run every 15 minutes on weekday daytimes from 8 September.",
+            &[page],
+        );
+        assert_ne!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+        // The earlier value where the claim puts the current one still conflicts.
+        let j = judged(
+            "Route 42 will run every 20 minutes on weekday daytimes from 8 September.",
+            &[
+                "From Sunday 8 September, Route 42 will run every 15 minutes on weekdays, up \
+               from every 20 minutes.",
+            ],
+        );
+        assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+    }
+
+    #[test]
     fn a_footnote_marker_is_no_figure_of_its_sentence() {
         let page = "## Tarn Bridge\n\nThe Tarn Bridge has five spans.[3] Its builders were \
             not paid until 1913.[4] It was opened in 1911 by the Orland Railway Company,[5][a] \

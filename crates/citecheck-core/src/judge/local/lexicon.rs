@@ -50,6 +50,9 @@ pub const HALTING_VERBS: &[&str] = &["stop", "stopped", "cease", "ceased", "quit
 pub const ENDING_VERBS: &[&str] = &[
     "ended", "ends", "ceased", "ceases", "stopped", "stops", "halted", "halts", "discontinued",
     "discontinues",
+    // A release that "drops support for Python 3.8" or "removes the legacy API".
+    "drop", "drops", "dropped", "removes", "removed", "scraps", "scrapped", "abandons",
+    "abandoned", "withdraws", "withdrew",
 ];
 
 /// Verbs that deny the act named by the "to" infinitive after them: "failed to qualify" entails

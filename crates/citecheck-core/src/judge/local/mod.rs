@@ -1115,6 +1115,19 @@ mod tests {
     }
 
     #[test]
+    fn a_release_that_drops_support_says_what_no_longer_supported_says() {
+        let notes = "Wrenly 2.0 ships with experimental HTTP/3 over QUIC, alongside connection \
+            pooling improvements; Python 3.8 is no longer supported.";
+        for claim in [
+            "Wrenly 2.0 introduces experimental HTTP/3 support and drops support for Python 3.8.",
+            "Wrenly 2.0 removed support for Python 3.8.",
+        ] {
+            let j = judged(claim, &[notes]);
+            assert_eq!(j.label, JudgeLabel::Supported, "{claim}: {:?}", j.detail);
+        }
+    }
+
+    #[test]
     fn a_value_a_change_started_from_is_no_rival_of_the_claim_s() {
         let page = "From Sunday 8 September, Route 42 will run four times an hour during the \
             daytime on weekdays, up from every 20 minutes.";

@@ -961,6 +961,17 @@ mod tests {
     }
 
     #[test]
+    fn a_common_word_opening_the_claim_is_no_name_a_named_body_replaces() {
+        let page = "The state Public Utilities Commission ordered Tolland Water Company on \
+                    Tuesday to return $6 million to roughly 48,000 customers as bill credits.";
+        let j = judged(
+            "Regulators ordered Tolland Water to refund customers about $6 million.",
+            &[page],
+        );
+        assert_ne!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+    }
+
+    #[test]
     fn their_stands_for_the_claim_s_owner_that_the_page_names() {
         // The band is named two paragraphs up, so neither the sentence nor its context holds
         // it; "Their" does, and Kit Lawless is no rival of Greyburn's.

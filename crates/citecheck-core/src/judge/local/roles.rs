@@ -16,6 +16,7 @@ use super::analyse::{is_acronym, Analysis, Break, Entity};
 use super::clause::PREPOSITIONS;
 use super::lex::{forms_of, is_stopword};
 use super::lexicon::SYMMETRIC_RELATIONS;
+use super::vocabulary;
 
 /// Normalised forms of [`SYMMETRIC_RELATIONS`].
 fn symmetric() -> &'static [String] {
@@ -210,8 +211,20 @@ pub fn conflict<'a>(
     };
     if !our_frames.is_empty() {
         let their_frames = frames(sentence);
+        let their_names = names(sentence);
+        // The claim's opening word read as a name only for this reading: a dictionary word
+        // ("Regulators ordered Tolland Water to refund ...") is a name only where the sentence
+        // names it too, or "The state Public Utilities Commission ordered Tolland Water" would
+        // put a rival in its place.
+        let common_opener = |e: &Entity| {
+            claim
+                .unconfirmed_opener()
+                .is_some_and(|o| std::ptr::eq(o, e))
+                && vocabulary::is_english_word(&e.text)
+                && !their_names.iter().any(|s| same(s, e))
+        };
         for c in our_frames {
-            if same(c.agent, c.patient) {
+            if same(c.agent, c.patient) || common_opener(c.agent) || common_opener(c.patient) {
                 continue;
             }
             let same_relation: Vec<&Frame<'_>> = their_frames

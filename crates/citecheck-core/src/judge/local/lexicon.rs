@@ -553,6 +553,10 @@ pub const OPPOSITES: &[(&[&str], &[&str])] = &[
     (&["open", "reopen"], &["close", "shut"]),
     // Jobs, posts or places made against jobs done away with.
     (&["create"], &["cut", "shed", "eliminate", "destroy"]),
+    // A figure against a forecast or a target.
+    (&["beat", "exceed", "surpass"], &["miss"]),
+    // Taking people on against letting them go.
+    (&["hire", "recruit"], &["dismiss", "fire", "sack"]),
     // A court's two answers to a ruling or a conviction.
     (&["uphold", "reaffirm"], &["overturn", "overrule", "quash"]),
 ];
@@ -621,6 +625,8 @@ pub const PHRASAL_SYNONYMS: &[(&str, &str, &str)] = &[
     ("look", "after", "maintain"),
     ("walk", "out", "strike"),
     ("break", "down", "collapse"),
+    ("fall", "short", "miss"),
+    ("lay", "off", "dismiss"),
     ("switch", "on", "enable"),
     ("switch", "off", "disable"),
     ("turn", "on", "enable"),

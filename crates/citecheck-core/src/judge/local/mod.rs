@@ -969,6 +969,12 @@ mod tests {
             &[page],
         );
         assert_ne!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+        // A place opening the claim is still a name, whatever the dictionary holds.
+        let j = judged(
+            "Sydney is the capital city of Australia.",
+            &["Canberra is the capital city of Australia and its largest inland city."],
+        );
+        assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
     }
 
     #[test]

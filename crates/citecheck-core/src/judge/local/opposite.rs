@@ -293,6 +293,11 @@ mod tests {
                 "Marlow Steel plans to create around 400 new jobs at its rolling mill.",
                 "Marlow Steel said it would cut around 400 jobs at its rolling mill.",
             ),
+            // Taking people on against letting them go.
+            (
+                "Dunlin Foods will hire 500 new workers at its Pemberton plant.",
+                "Dunlin Foods will lay off 500 workers at its Pemberton frozen-meals plant.",
+            ),
             // A court's two answers.
             (
                 "The Court of Appeal upheld the fraud conviction of Richard Tolland.",

@@ -212,15 +212,20 @@ pub fn conflict<'a>(
     if !our_frames.is_empty() {
         let their_frames = frames(sentence);
         let their_names = names(sentence);
-        // The claim's opening word read as a name only for this reading: a dictionary word
-        // ("Regulators ordered Tolland Water to refund ...") is a name only where the sentence
-        // names it too, or "The state Public Utilities Commission ordered Tolland Water" would
-        // put a rival in its place.
+        // The claim's opening word read as a name only for this reading: a plural of a
+        // dictionary word ("Regulators ordered Tolland Water to refund ...", "Researchers
+        // found") names a kind of people, not one body, unless the sentence names it too;
+        // else "The state Public Utilities Commission ordered Tolland Water" would put a rival
+        // in its place. The list holds many places and people ("Sydney"), so only plurals.
         let common_opener = |e: &Entity| {
+            let plural = e.text.len() > 3
+                && e.text.ends_with('s')
+                && !e.text.ends_with("ss")
+                && vocabulary::is_english_word(&e.text[..e.text.len() - 1]);
             claim
                 .unconfirmed_opener()
                 .is_some_and(|o| std::ptr::eq(o, e))
-                && vocabulary::is_english_word(&e.text)
+                && plural
                 && !their_names.iter().any(|s| same(s, e))
         };
         for c in our_frames {

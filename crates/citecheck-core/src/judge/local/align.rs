@@ -487,7 +487,8 @@ pub fn align(
         .or_else(|| rank::outranked(claim, sentence))
         .or_else(|| placing::misplaced(claim, sentence))
         .or_else(|| contrast_swapped(claim, sentence))
-        .or_else(|| swap::traded(claim, sentence));
+        .or_else(|| swap::traded(claim, sentence))
+        .or_else(|| split_vote(claim, sentence));
     // The slot that conflicts is not part of the "rest" that must align: a conflicting name's
     // words, a number that conflicts, a word the sentence states the opposite of.
     let rest = |conflict: Option<&Entity>| {
@@ -766,6 +767,25 @@ pub fn align(
         prospect: prospect::act_in_prospect(claim, sentence),
         numbers,
     }
+}
+
+/// The claim's "unanimous" when the sentence gives a split tally instead ("ruled 5-4", "voted
+/// 7-2"), and no tally with nobody against: a split vote is no unanimous one.
+fn split_vote(claim: &Analysis, sentence: &Analysis) -> Option<String> {
+    let word = claim
+        .forms
+        .iter()
+        .flatten()
+        .find(|f| f.as_str() == "unanimous")?;
+    if sentence.vocabulary.contains("unanimous") {
+        return None;
+    }
+    let tallies: Vec<(f64, f64)> = tally_pairs(&sentence.quantities)
+        .into_iter()
+        .map(|(a, b)| (sentence.quantities[a].value, sentence.quantities[b].value))
+        .collect();
+    let split = |(a, b): &(f64, f64)| *a > 0.0 && *b > 0.0;
+    (!tallies.is_empty() && tallies.iter().all(split)).then(|| word.clone())
 }
 
 /// The claim's word that a contrast sets aside while the sentence's contrast sets aside the

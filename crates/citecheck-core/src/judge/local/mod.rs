@@ -1145,6 +1145,20 @@ mod tests {
     }
 
     #[test]
+    fn a_split_tally_is_no_unanimous_vote() {
+        let j = judged(
+            "The council unanimously approved the plan.",
+            &["The council approved the plan 7-2 on Monday."],
+        );
+        assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+        let j = judged(
+            "The council unanimously approved the plan.",
+            &["The council approved the plan 9-0 on Monday."],
+        );
+        assert_ne!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+    }
+
+    #[test]
     fn a_value_a_change_started_from_is_no_rival_of_the_claim_s() {
         let page = "From Sunday 8 September, Route 42 will run four times an hour during the \
             daytime on weekdays, up from every 20 minutes.";

@@ -488,7 +488,8 @@ pub fn align(
         .or_else(|| placing::misplaced(claim, sentence))
         .or_else(|| contrast_swapped(claim, sentence))
         .or_else(|| swap::traded(claim, sentence))
-        .or_else(|| split_vote(claim, sentence));
+        .or_else(|| split_vote(claim, sentence))
+        .or_else(|| still_but_died(claim, sentence));
     // The slot that conflicts is not part of the "rest" that must align: a conflicting name's
     // words, a number that conflicts, a word the sentence states the opposite of.
     let rest = |conflict: Option<&Entity>| {
@@ -767,6 +768,31 @@ pub fn align(
         prospect: prospect::act_in_prospect(claim, sentence),
         numbers,
     }
+}
+
+/// The claim's "still" when the sentence says its subject has died ("Crime novelist Peter
+/// Malloy, 81, is still writing" against "Peter Malloy ... died at his home in Galway on
+/// Tuesday"): what someone still does, they no longer do. The claim's name before its "still"
+/// must open the clause of the sentence's "died", and the sentence must say nothing "still".
+fn still_but_died(claim: &Analysis, sentence: &Analysis) -> Option<String> {
+    let at = claim
+        .forms
+        .iter()
+        .position(|f| f.as_deref() == Some("still"))?;
+    if claim.vocabulary.contains("die") || sentence.vocabulary.contains("still") {
+        return None;
+    }
+    let person = claim.entities.iter().find(|e| e.span.end <= at)?;
+    (0..sentence.forms.len())
+        .filter(|&j| sentence.form(j) == Some("die"))
+        .any(|j| {
+            sentence
+                .entities
+                .iter()
+                .find(|e| sentence.clauses.of(e.span.start) == sentence.clauses.of(j))
+                .is_some_and(|e| e.span.end <= j && roles::same(e, person))
+        })
+        .then(|| "still".to_string())
 }
 
 /// The claim's "unanimous" when the sentence gives a split tally instead ("ruled 5-4", "voted

@@ -1145,6 +1145,27 @@ mod tests {
     }
 
     #[test]
+    fn what_someone_still_does_they_no_longer_do_once_they_have_died() {
+        let j = judged(
+            "Crime novelist Peter Malloy, 81, is still writing at his home in Galway.",
+            &[
+                "Peter Malloy, whose crime novels featuring Inspector Ruth Garvan sold more than \
+               9 million copies, died at his home in Galway on Tuesday at the age of 81.",
+            ],
+        );
+        assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+        // Another person's death.
+        let j = judged(
+            "Peter Malloy is still writing crime novels.",
+            &[
+                "Peter Malloy, whose mentor Ruth Garvan died in 2019, is still writing crime \
+               novels.",
+            ],
+        );
+        assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
+    }
+
+    #[test]
     fn a_split_tally_is_no_unanimous_vote() {
         let j = judged(
             "The council unanimously approved the plan.",

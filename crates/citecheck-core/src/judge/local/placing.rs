@@ -49,6 +49,22 @@ fn names_an_event(text: &Analysis, at: usize) -> bool {
     }
 }
 
+/// How far before "ahead of" its verb of finishing may sit ("finishing 7 minutes 29 seconds
+/// ahead of").
+const AHEAD_REACH: usize = 8;
+
+/// The rank of a competitor some other finished ahead of: anything but first.
+const BEHIND: u32 = 0;
+
+/// Whether two ranks cannot both be a competitor's: two places, or first place against a place
+/// behind someone.
+fn differ(a: u32, b: u32) -> bool {
+    match (a, b) {
+        (BEHIND, other) | (other, BEHIND) => other == 1,
+        _ => a != b,
+    }
+}
+
 /// The finishing places a text states.
 fn placings(text: &Analysis) -> Vec<Placing<'_>> {
     let (finishing, winning) = verbs();
@@ -65,6 +81,23 @@ fn placings(text: &Analysis) -> Vec<Placing<'_>> {
         } else {
             None
         };
+        // "finishing 7 minutes ahead of Tadej Pogačar": the name after it did not win. Only
+        // after a verb of finishing or winning: "whose 17 titles are three ahead of Edvin
+        // Ralle" counts titles, not places.
+        let finished_before = (at.saturating_sub(AHEAD_REACH)..at).any(|i| {
+            text.form(i)
+                .is_some_and(|f| finishing.iter().any(|v| v == f) || winning.iter().any(|v| v == f))
+        });
+        if form == "ahead" && text.form(at + 1) == Some("of") && finished_before {
+            if let Some(who) = text.entities.iter().find(|e| e.span.start == at + 2) {
+                out.push(Placing {
+                    who,
+                    rank: BEHIND,
+                    at,
+                });
+            }
+            continue;
+        }
         let Some(rank) = rank else { continue };
         // The competitor: the nearest name that ends before the verb.
         let who = text
@@ -90,7 +123,7 @@ pub fn misplaced(claim: &Analysis, sentence: &Analysis) -> Option<String> {
     ours.iter().find_map(|c| {
         let same_competitor: Vec<&Placing<'_>> =
             theirs.iter().filter(|s| same(s.who, c.who)).collect();
-        (!same_competitor.is_empty() && same_competitor.iter().all(|s| s.rank != c.rank))
+        (!same_competitor.is_empty() && same_competitor.iter().all(|s| differ(s.rank, c.rank)))
             .then(|| claim.form(c.at).map(str::to_string))
             .flatten()
     })
@@ -118,6 +151,14 @@ mod tests {
         assert!(flips(
             "Tomás Ibarra finished second in the closing time trial.",
             "Tomás Ibarra won Sunday's closing time trial in Zurich by 14 seconds."
+        ));
+        // Someone finished ahead of the claim's winner.
+        let tour = "Jonas Vingegaard rode into Paris to secure his second Tour de France \
+                    title, finishing 7 minutes 29 seconds ahead of Tadej Pogačar.";
+        assert!(flips("Tadej Pogačar won the 2023 Tour de France.", tour));
+        assert!(!flips(
+            "Tadej Pogačar finished second in the 2023 Tour de France.",
+            tour
         ));
     }
 

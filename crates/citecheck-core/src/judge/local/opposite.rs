@@ -163,6 +163,12 @@ fn direction(text: &Analysis, j: usize) -> Option<&'static str> {
             }
         });
     }
+    let (rise, fall) = FORMS.get_or_init(|| (normalise("rise").form, normalise("fall").form));
+    // "lowered its deposit rate": the verb, which normalises as the comparative "lower" does
+    // but carries no degree as written (see `Analysis::degree`), is a fall.
+    if text.form(j) == Some("lower") && text.degree.get(j).copied() == Some(0) {
+        return Some(fall.as_str());
+    }
     let moved = match text.form(j)? {
         "up" | "down" => text.form(j)?,
         _ => return None,
@@ -179,7 +185,6 @@ fn direction(text: &Analysis, j: usize) -> Option<&'static str> {
     {
         return None;
     }
-    let (rise, fall) = FORMS.get_or_init(|| (normalise("rise").form, normalise("fall").form));
     Some(if moved == "up" {
         rise.as_str()
     } else {
@@ -297,6 +302,12 @@ mod tests {
             (
                 "Dunlin Foods will hire 500 new workers at its Pemberton plant.",
                 "Dunlin Foods will lay off 500 workers at its Pemberton frozen-meals plant.",
+            ),
+            // The verb "lower", not the comparative.
+            (
+                "The European Central Bank raised its deposit rate in June 2024.",
+                "The European Central Bank lowered its deposit rate by a quarter point to 3.75 \
+                 percent on 6 June 2024, its first cut since 2019.",
             ),
             // A court's two answers.
             (

@@ -557,6 +557,10 @@ pub const OPPOSITES: &[(&[&str], &[&str])] = &[
     (&["beat", "exceed", "surpass"], &["miss"]),
     // Taking people on against letting them go.
     (&["hire", "recruit"], &["dismiss", "fire", "sack"]),
+    // An executive's two answers to a bill.
+    (&["sign"], &["veto"]),
+    // A service or a rule kept against one done away with.
+    (&["keep", "retain"], &["scrap", "abolish"]),
     // A court's two answers to a ruling or a conviction.
     (&["uphold", "reaffirm"], &["overturn", "overrule", "quash"]),
 ];

@@ -309,6 +309,16 @@ mod tests {
                 "The European Central Bank lowered its deposit rate by a quarter point to 3.75 \
                  percent on 6 June 2024, its first cut since 2019.",
             ),
+            // An executive's two answers to a bill; a service kept or scrapped.
+            (
+                "Mayor Jonah Whitcombe vetoed Dalmoor's $412 million budget.",
+                "Mayor Jonah Whitcombe signed Dalmoor's $412 million budget into law on Friday, \
+                 despite earlier threatening a veto.",
+            ),
+            (
+                "Tollbridge Council has decided to keep weekly general-waste collections.",
+                "Tollbridge Council will scrap weekly general-waste collections from October.",
+            ),
             // A court's two answers.
             (
                 "The Court of Appeal upheld the fraud conviction of Richard Tolland.",

@@ -317,7 +317,8 @@ pub fn align(
                 if spans_years(q, sentence)
                     || years_apart(claim, q, sentence)
                     || years_between(claim, q, sentence)
-                    || age_at_death(claim, q, sentence) =>
+                    || age_at_death(claim, q, sentence)
+                    || change_worked_out(q, sentence) =>
             {
                 NumberFit::Match
             }
@@ -1060,6 +1061,48 @@ fn years_between(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
                 .any(|&b| apart(a, b) && stated.contains(&a) && stated.contains(&b))
         })
     }
+}
+
+/// Whether the claim's share of change ("fell by a quarter", "rose 27%") is the one the
+/// sentence's two ends of the change give ("fell from 4 hours 8 minutes to 3 hours 6
+/// minutes"): the difference of the two over the first, to the precision the claim writes
+/// (a hedged share within [`compare::HEDGE_TOLERANCE`] of itself as well). Only two amounts of
+/// one kind joined as "from A to B", not years, not shares themselves (a change of a share is
+/// in points as often as in percent).
+fn change_worked_out(q: &Quantity, sentence: &Analysis) -> bool {
+    let Measure::Unit(unit) = &q.measure else {
+        return false;
+    };
+    if unit.dimension != Dimension::Percent || q.difference || q.bound.is_some() {
+        return false;
+    }
+    let slack = if q.hedged {
+        q.tolerance.max(q.value.abs() * compare::HEDGE_TOLERANCE)
+    } else {
+        q.tolerance
+    };
+    sentence.quantities.iter().enumerate().any(|(k, a)| {
+        let kind_ok = match &a.measure {
+            Measure::Unit(u) => u.dimension != Dimension::Percent,
+            Measure::Noun(_) | Measure::Bare => !a.identifier,
+            _ => false,
+        };
+        let opens = a
+            .span
+            .start
+            .checked_sub(1)
+            .is_some_and(|p| sentence.form(p) == Some("from"))
+            && sentence.form(a.span.end) == Some("to");
+        kind_ok
+            && opens
+            && a.value != 0.0
+            && sentence.quantities[k + 1..].iter().any(|b| {
+                b.measure == a.measure
+                    && (a.span.end + 1..=a.span.end + 2).contains(&b.span.start)
+                    && (((b.value - a.value).abs() / a.value.abs()) * 100.0 - q.value.abs()).abs()
+                        <= slack
+            })
+    })
 }
 
 /// Whether the claim's age at death ("died in 1958 at the age of 77", "died aged 77") is the

@@ -1166,6 +1166,24 @@ mod tests {
     }
 
     #[test]
+    fn a_share_of_change_is_worked_out_from_the_change_s_two_ends() {
+        let page = "Average waiting times in Ferncliff Hospital's emergency department fell from \
+            4 hours 8 minutes to 3 hours 6 minutes over the past 12 months.";
+        let j = judged(
+            "Average emergency department waits at Ferncliff Hospital fell by a quarter over the \
+             past year.",
+            &[page],
+        );
+        assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
+        let j = judged(
+            "Average emergency department waits at Ferncliff Hospital fell by 40% over the past \
+             year.",
+            &[page],
+        );
+        assert_ne!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
+    }
+
+    #[test]
     fn a_split_tally_is_no_unanimous_vote() {
         let j = judged(
             "The council unanimously approved the plan.",

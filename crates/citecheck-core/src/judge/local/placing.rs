@@ -84,11 +84,14 @@ fn placings(text: &Analysis) -> Vec<Placing<'_>> {
         // "finishing 7 minutes ahead of Tadej Pogačar": the name after it did not win. Only
         // after a verb of finishing or winning: "whose 17 titles are three ahead of Edvin
         // Ralle" counts titles, not places.
-        let finished_before = (at.saturating_sub(AHEAD_REACH)..at).any(|i| {
-            text.form(i)
-                .is_some_and(|f| finishing.iter().any(|v| v == f) || winning.iter().any(|v| v == f))
-        });
-        if form == "ahead" && text.form(at + 1) == Some("of") && finished_before {
+        let finished_before = || {
+            (at.saturating_sub(AHEAD_REACH)..at).any(|i| {
+                text.form(i).is_some_and(|f| {
+                    finishing.iter().any(|v| v == f) || winning.iter().any(|v| v == f)
+                })
+            })
+        };
+        if form == "ahead" && text.form(at + 1) == Some("of") && finished_before() {
             if let Some(who) = text.entities.iter().find(|e| e.span.start == at + 2) {
                 out.push(Placing {
                     who,

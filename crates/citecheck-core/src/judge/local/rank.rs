@@ -140,6 +140,12 @@ pub fn extreme_held_by_another<'a>(
     claim: &'a Analysis,
     sentence: &'a Analysis,
 ) -> Option<(&'a Entity, &'a Entity)> {
+    // Most claims rank nothing: no names are gathered for them.
+    let ranks = claim.superlative.iter().any(|&s| s)
+        || claim.forms.iter().any(|f| f.as_deref() == Some("1st"));
+    if !ranks {
+        return None;
+    }
     let subject = claim.clauses.subject()?;
     let ours = roles::names(claim)
         .into_iter()

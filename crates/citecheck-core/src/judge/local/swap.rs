@@ -101,10 +101,11 @@ fn passive(text: &Analysis, at: usize) -> bool {
 pub fn traded(claim: &Analysis, sentence: &Analysis) -> Option<String> {
     (0..claim.forms.len()).find_map(|v| {
         let verb = claim.form(v)?;
-        if is_stopword(verb)
+        // The sentence's vocabulary first: most claim words are not verbs the sentence shares.
+        if !sentence.vocabulary.contains(verb)
+            || is_stopword(verb)
             || !claim.is_lowercase(v)
             || symmetric().iter().any(|s| s == verb)
-            || !sentence.vocabulary.contains(verb)
         {
             return None;
         }

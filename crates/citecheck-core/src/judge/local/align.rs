@@ -1087,18 +1087,11 @@ fn change_worked_out(q: &Quantity, sentence: &Analysis) -> bool {
             Measure::Noun(_) | Measure::Bare => !a.identifier,
             _ => false,
         };
-        let opens = a
-            .span
-            .start
-            .checked_sub(1)
-            .is_some_and(|p| sentence.form(p) == Some("from"))
-            && sentence.form(a.span.end) == Some("to");
         kind_ok
-            && opens
             && a.value != 0.0
             && sentence.quantities[k + 1..].iter().any(|b| {
                 b.measure == a.measure
-                    && (a.span.end + 1..=a.span.end + 2).contains(&b.span.start)
+                    && anchor::from_to(sentence, a, b)
                     && (((b.value - a.value).abs() / a.value.abs()) * 100.0 - q.value.abs()).abs()
                         <= slack
             })

@@ -1,8 +1,9 @@
 //! One piece of text (a claim, a sentence) as the aligner sees it (pure): its content words,
 //! every word form, its quantities, its negation cues with their scopes, and its named entities.
 
-use rustc_hash::FxHashSet as HashSet;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::ops::Range;
+use std::sync::OnceLock;
 
 use super::clause::Clauses;
 use super::facts;
@@ -418,27 +419,7 @@ impl Analysis {
                 })
             });
         let superlative = lower.iter().map(|w| is_superlative(w)).collect();
-        let degree = lower
-            .iter()
-            .map(|w| {
-                let w = w.as_str();
-                if lexicon::MORE.contains(&w)
-                    || lexicon::OPPOSITE_COMPARATIVES
-                        .iter()
-                        .any(|(more, _)| *more == w)
-                {
-                    1
-                } else if lexicon::LESS.contains(&w)
-                    || lexicon::OPPOSITE_COMPARATIVES
-                        .iter()
-                        .any(|(_, less)| *less == w)
-                {
-                    -1
-                } else {
-                    0
-                }
-            })
-            .collect();
+        let degree = lower.iter().map(|w| degree_of(w)).collect();
         let lowercase = lexemes
             .iter()
             .map(|l| l.kind == LexKind::Word && !written_as_name(l.text))
@@ -922,6 +903,25 @@ fn after_auxiliary(lower: &[String], i: usize) -> bool {
             "has" | "have" | "had" | "is" | "are" | "was" | "were" | "am"
         )
     })
+}
+
+/// +1 for a word of "more" as written or the "more" side of a scale, -1 for one of "less",
+/// 0 otherwise (see [`Analysis::degree`]): one lookup per word of every text analysed.
+fn degree_of(word: &str) -> i8 {
+    static DEGREES: OnceLock<HashMap<&'static str, i8>> = OnceLock::new();
+    let degrees = DEGREES.get_or_init(|| {
+        let more = lexicon::MORE
+            .iter()
+            .chain(lexicon::OPPOSITE_COMPARATIVES.iter().map(|(more, _)| more));
+        let less = lexicon::LESS
+            .iter()
+            .chain(lexicon::OPPOSITE_COMPARATIVES.iter().map(|(_, less)| less));
+        // No word is on both sides, so the order of insertion does not matter.
+        more.map(|w| (*w, 1))
+            .chain(less.map(|w| (*w, -1)))
+            .collect()
+    });
+    degrees.get(word).copied().unwrap_or(0)
 }
 
 /// "largest", "most", "best": a superlative by its ending or its word, short of the common

@@ -449,7 +449,7 @@ fn governing_word(a: &Analysis, start: usize) -> Option<&str> {
 
 /// Whether the sentence's numbers `a` and `b` are the two ends of a change: "from a to b"
 /// (a hedge may stand before `b`: "from 1,950 tonnes to about 700").
-fn from_to(sentence: &Analysis, a: &Quantity, b: &Quantity) -> bool {
+pub(super) fn from_to(sentence: &Analysis, a: &Quantity, b: &Quantity) -> bool {
     joined_by(sentence, a, b, "from", "to")
 }
 

@@ -53,6 +53,12 @@ fn opposite_comparatives() -> &'static Vec<(String, String)> {
     })
 }
 
+/// Whether a normalised form is kin of "more" or of "less".
+fn is_kin(form: &str) -> bool {
+    let (more, less) = kin();
+    more.iter().chain(less).any(|w| w == form)
+}
+
 /// Whether two comparatives are the two senses of one scale ("heavier", "lighter").
 fn opposite_senses(a: &str, b: &str) -> bool {
     opposite_comparatives()
@@ -136,12 +142,10 @@ pub fn reversed(claim: &Analysis, sentence: &Analysis) -> Option<String> {
     let Some(s) = comparison(sentence) else {
         return one_armed(&c, sentence);
     };
-    let (more, less) = kin();
-    let related = |w: &String| more.contains(w) || less.contains(w);
     // "Lighter than the X3" against "heavier than the X3": opposite senses of one scale are
     // a reversal in the same order of arms, as "more" against "less" is.
     let opposite = opposite_senses(&c.word, &s.word);
-    if c.word != s.word && !(related(&c.word) && related(&s.word)) && !opposite {
+    if c.word != s.word && !(is_kin(&c.word) && is_kin(&s.word)) && !opposite {
         return None;
     }
     let senses = if opposite { -1 } else { 1 };
@@ -274,8 +278,7 @@ fn arm_words<'a>(word: &'a str, name: Option<&'a Entity>) -> Vec<&'a str> {
 /// and the other arm must be named in the sentence but not before the superlative.
 pub fn against_superlative(claim: &Analysis, sentence: &Analysis) -> Option<String> {
     let c = comparison(claim)?;
-    let (more, less) = kin();
-    let related = |w: &str| more.iter().any(|m| m == w) || less.iter().any(|l| l == w);
+    let (_, less) = kin();
     // The claim's two arms as names where it has them.
     let than = than_at(claim)?;
     let first_name = claim.entities.iter().rev().find(|e| e.span.end <= c.at);
@@ -319,7 +322,7 @@ pub fn against_superlative(claim: &Analysis, sentence: &Analysis) -> Option<Stri
             _ => (form, direction_of(form)),
         };
         let senses = if c.between.is_empty() {
-            let kin_words = related(&c.word) && related(scale) && !matches!(form, "most" | "least");
+            let kin_words = is_kin(&c.word) && is_kin(scale) && !matches!(form, "most" | "least");
             if kin_words || c.word == scale {
                 1
             } else if opposite_senses(&c.word, scale) {
@@ -327,7 +330,7 @@ pub fn against_superlative(claim: &Analysis, sentence: &Analysis) -> Option<Stri
             } else {
                 return None;
             }
-        } else if related(&c.word) && c.between.first() == Some(&scale) {
+        } else if is_kin(&c.word) && c.between.first() == Some(&scale) {
             1
         } else {
             return None;

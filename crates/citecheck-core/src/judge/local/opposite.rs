@@ -163,11 +163,11 @@ fn direction(text: &Analysis, j: usize) -> Option<&'static str> {
             }
         });
     }
-    let (rise, fall) = FORMS.get_or_init(|| (normalise("rise").form, normalise("fall").form));
+    let forms = || FORMS.get_or_init(|| (normalise("rise").form, normalise("fall").form));
     // "lowered its deposit rate": the verb, which normalises as the comparative "lower" does
     // but carries no degree as written (see `Analysis::degree`), is a fall.
     if text.form(j) == Some("lower") && text.degree.get(j).copied() == Some(0) {
-        return Some(fall.as_str());
+        return Some(forms().1.as_str());
     }
     let moved = match text.form(j)? {
         "up" | "down" => text.form(j)?,
@@ -185,6 +185,7 @@ fn direction(text: &Analysis, j: usize) -> Option<&'static str> {
     {
         return None;
     }
+    let (rise, fall) = forms();
     Some(if moved == "up" {
         rise.as_str()
     } else {

@@ -19,7 +19,7 @@ use super::lexicon::SYMMETRIC_RELATIONS;
 use super::vocabulary;
 
 /// Normalised forms of [`SYMMETRIC_RELATIONS`].
-fn symmetric() -> &'static [String] {
+pub(super) fn symmetric() -> &'static [String] {
     static FORMS: OnceLock<Vec<String>> = OnceLock::new();
     FORMS.get_or_init(|| forms_of(SYMMETRIC_RELATIONS))
 }

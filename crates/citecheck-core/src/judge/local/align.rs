@@ -583,7 +583,9 @@ pub fn align(
         .filter(absent)
         .filter(|c| !set_aside(c))
         .collect();
-    let rivals_possible = !absent_names.is_empty() && !other_title(claim, sentence);
+    // In German every noun is capitalised, so a capitalised word there is no rival name.
+    let rivals_possible =
+        !absent_names.is_empty() && !other_title(claim, sentence) && !claim.capitalises_nouns();
     for c in absent_names.into_iter().filter(|_| rivals_possible) {
         let replaced = sentence
             .entities
@@ -1352,7 +1354,19 @@ pub(super) fn people_adjective(entity: &Entity) -> bool {
 
 /// A name that is a street or a square ("Mill Street", "Harbour Road", "Quay Square").
 pub(super) fn is_address(entity: &Entity) -> bool {
-    const KINDS: &[&str] = &["street", "road", "avenue", "lane", "square", "boulevard"];
+    const KINDS: &[&str] = &[
+        "street",
+        "road",
+        "avenue",
+        "lane",
+        "square",
+        "boulevard",
+        "row",
+        "terrace",
+        "crescent",
+        "drive",
+        "place",
+    ];
     entity
         .text
         .rsplit(' ')
@@ -1760,6 +1774,41 @@ mod tests {
             "The wheat genome study was led by the University of Tervel.",
         );
         assert!(a.entity_conflict.is_some(), "{}", a.describe());
+    }
+
+    #[test]
+    fn a_place_called_by_another_of_its_names_is_mentioned() {
+        let a = aligned(
+            "Microsoft closed its purchase of Activision Blizzard once Britain's competition \
+             watchdog had signed off.",
+            "Microsoft completed its acquisition of Activision Blizzard hours after the UK's \
+             Competition and Markets Authority cleared a restructured deal.",
+        );
+        assert_eq!(a.entity_conflict, None, "{}", a.describe());
+        let a = aligned(
+            "The Nile, generally regarded as Earth's longest river, empties into the \
+             Mediterranean.",
+            "The Nile is generally regarded as the longest river in the world, though some \
+             argue that the Amazon is longer; it empties into the Mediterranean.",
+        );
+        assert_eq!(a.entity_conflict, None, "{}", a.describe());
+        // Another country is still a rival.
+        let a = aligned(
+            "The deal was cleared by Britain's competition watchdog.",
+            "The deal was cleared by France's competition watchdog.",
+        );
+        assert!(a.entity_conflict.is_some(), "{}", a.describe());
+    }
+
+    #[test]
+    fn a_german_noun_is_no_rival_name() {
+        let a = aligned(
+            "Bayer Leverkusen gewann 2024 erstmals die deutsche Meisterschaft und beendete eine \
+             Serie von elf Bayern-Titeln in Folge.",
+            "Mit dem 5:0 gegen Werder Bremen sicherte sich Bayer 04 Leverkusen den ersten \
+             Meistertitel der Vereinsgeschichte und beendete die Serie des FC Bayern München.",
+        );
+        assert_eq!(a.entity_conflict, None, "{}", a.describe());
     }
 
     #[test]
@@ -2179,6 +2228,12 @@ mod tests {
             "The practice has its offices on Harbour Road in Brackenford.",
         );
         assert!(a.entity_conflict.is_some(), "{}", a.describe());
+        // A row is a street too.
+        let a = aligned(
+            "The band played its last set in London in January 1969.",
+            "The band played its last set at Savile Row in January 1969.",
+        );
+        assert_eq!(a.entity_conflict, None, "{}", a.describe());
     }
 
     #[test]

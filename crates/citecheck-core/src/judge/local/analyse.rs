@@ -112,6 +112,43 @@ pub struct Analysis {
 /// "Western").
 const DEMONYM_ENDINGS: &[&str] = &["n", "an", "ian", "ese", "ish", "i", "ern"];
 
+/// Names of one place or body, written in lower case without dots, articles or a possessive.
+const ALIASES: &[&[&str]] = &[
+    &["uk", "britain", "great britain", "united kingdom"],
+    &[
+        "us",
+        "usa",
+        "united states",
+        "united states of america",
+        "america",
+    ],
+    &["earth", "world"],
+    &["netherlands", "holland"],
+    &["eu", "european union"],
+    &["un", "united nations"],
+    &["uae", "united arab emirates"],
+];
+/// The group of [`ALIASES`] that names the planet, which a text may call "the world" in lower
+/// case.
+const EARTH: usize = 2;
+
+/// Which group of [`ALIASES`] a name belongs to ("Britain's" and "the United Kingdom" to the
+/// first).
+fn alias_group(name: &str) -> Option<usize> {
+    let name = name.trim();
+    let name = name
+        .strip_suffix("'s")
+        .or_else(|| name.strip_suffix("\u{2019}s"))
+        .unwrap_or(name);
+    let key: String = name
+        .chars()
+        .filter(|c| *c != '.')
+        .flat_map(char::to_lowercase)
+        .collect();
+    let key = key.strip_prefix("the ").unwrap_or(&key);
+    ALIASES.iter().position(|group| group.contains(&key))
+}
+
 /// Words that may sit inside a name between capitalised words.
 const CONNECTORS: &[&str] = &[
     "of", "de", "da", "do", "von", "van", "der", "del", "la", "le", "du",
@@ -520,7 +557,35 @@ impl Analysis {
     /// Whether this text refers to `entity`, perhaps by part of its name ("Baikal" for "Lake
     /// Baikal", "von Frisch" for "Karl von Frisch"): at least half of its words.
     pub fn mentions(&self, entity: &Entity) -> bool {
-        self.refers_to(entity, entity.forms.len().div_ceil(2))
+        self.refers_to(entity, entity.forms.len().div_ceil(2)) || self.names_alias_of(entity)
+    }
+
+    /// Whether the text reads as German, which writes every noun with a capital: its
+    /// capitalised words are then no sign of a name ("die deutsche Meisterschaft").
+    pub fn capitalises_nouns(&self) -> bool {
+        const GERMAN: &[&str] = &[
+            "und", "der", "die", "das", "nicht", "mit", "ist", "eine", "dem", "den", "von", "wurd",
+            "auf", "sich", "zum", "zur", "im", "sie", "bei", "nach",
+        ];
+        GERMAN
+            .iter()
+            .filter(|w| self.vocabulary.contains(**w))
+            .take(3)
+            .count()
+            == 3
+    }
+
+    /// Whether this text calls `entity` by another of its usual names ("the UK" for
+    /// "Britain", "the United States" for "the US", "the world" for "Earth").
+    fn names_alias_of(&self, entity: &Entity) -> bool {
+        let Some(group) = alias_group(&entity.text) else {
+            return false;
+        };
+        self.entities
+            .iter()
+            .chain(&self.opener)
+            .any(|e| alias_group(&e.text) == Some(group))
+            || (group == EARTH && self.vocabulary.contains("world"))
     }
 
     /// Whether a word of this text is `form`'s adjective or the name it comes from ("Romanian"

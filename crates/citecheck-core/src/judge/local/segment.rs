@@ -38,6 +38,8 @@ const ABBREVIATIONS: &[&str] = &[
     "ca", "inc", "ltd", "co", "corp", "mt", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep",
     "sept", "oct", "nov", "dec", "gen", "gov", "sen", "rep", "rev", "vol", "pp", "ed", "est",
     "dept", "univ",
+    // A court case's "v." ("Dobbs v. Jackson Women's Health Organization").
+    "v",
 ];
 
 /// Splits a passage into units, in order.
@@ -333,6 +335,13 @@ mod tests {
             (
                 "Water boils at 100 °C. At altitude it boils sooner!",
                 &["Water boils at 100 °C.", "At altitude it boils sooner!"],
+            ),
+            (
+                "In Dobbs v. Jackson Women's Health Organization the Court ruled. Roe fell.",
+                &[
+                    "In Dobbs v. Jackson Women's Health Organization the Court ruled.",
+                    "Roe fell.",
+                ],
             ),
             // A summary line's items, each its own unit; a dot inside a word is none.
             (

@@ -159,8 +159,18 @@ pub fn number_fit(
     // of a claim's value, unless the claim's too is where a change started.
     let claim_earlier = earlier_value(claim, q);
     let earlier_rival = |p: &Quantity| !claim_earlier && earlier_value(sentence, p);
-    let rival =
-        |p: &&Quantity| other_value(p) && anchored(p) && !matching_end(p) && !earlier_rival(p);
+    // A bare count is no rival of a measured amount that the sentence states ("a population
+    // of around 800" beside "0.44 square kilometres" against "44 hectares"): it may count
+    // anything. Without the amount, a count close to the claim's words still conflicts.
+    let measured_stated = matches!(q.measure, Measure::Unit(_)) && own.iter().any(|p| same(&p));
+    let measured_against_bare = |p: &Quantity| measured_stated && p.measure == Measure::Bare;
+    let rival = |p: &&Quantity| {
+        other_value(p)
+            && anchored(p)
+            && !matching_end(p)
+            && !earlier_rival(p)
+            && !measured_against_bare(p)
+    };
     // The claim's value as one end of a change ("declined to $3.8bn") that the sentence gives
     // as the other end ("fell from $3.8bn to $3.1bn", "fell 18% to $3.1bn from $3.8bn"): the
     // claim's end holds the sentence's other value.
@@ -769,6 +779,24 @@ mod tests {
             .find(|q| q.value == value)
             .expect("the test's claim has that number");
         number_fit(&claim, q, &sentence, bound)
+    }
+
+    #[test]
+    fn a_bare_count_is_no_rival_of_a_measured_amount() {
+        let sentence = "With an area of roughly 0.44 square kilometres (109 acres) and a \
+                        population of around 800, Vatican City is the smallest state.";
+        assert_eq!(
+            fit("Vatican City covers about 44 hectares.", sentence),
+            NumberFit::Match
+        );
+        // Another amount of the claim's unit still is.
+        assert_eq!(
+            fit(
+                "Vatican City covers about 44 hectares.",
+                "Vatican City covers 61 hectares and has a population of around 800."
+            ),
+            NumberFit::Conflict
+        );
     }
 
     #[test]

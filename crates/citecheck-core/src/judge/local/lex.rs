@@ -85,6 +85,22 @@ pub fn lex(text: &str) -> Vec<Lexeme<'_>> {
                 continue;
             }
         }
+        // A version's "v" glued to its number ("v1.24") is a word of its own, so that the
+        // number reads as "version 1.24" does, not as "v1" and a stray ".24".
+        let version_prefix = matches!(c, 'v' | 'V')
+            && chars.get(i + 1).is_some_and(|&(_, n)| n.is_ascii_digit())
+            && (i == 0 || !chars[i - 1].1.is_alphanumeric());
+        if version_prefix {
+            out.push(Lexeme {
+                text: &text[start..end_of(i + 1)],
+                start,
+                kind: LexKind::Word,
+                hyphenated: hyphen_pending,
+            });
+            hyphen_pending = false;
+            i += 1;
+            continue;
+        }
         if c.is_alphabetic() {
             let mut j = i + 1;
             while j < chars.len() {
@@ -447,6 +463,30 @@ mod tests {
             ]
         );
         assert_eq!(got[2].1, LexKind::Number);
+    }
+
+    #[test]
+    fn a_version_s_v_is_lexed_apart_from_its_number() {
+        let words = |text| lex(text).iter().map(|l| l.text).collect::<Vec<_>>();
+        assert_eq!(
+            words("Kubernetes v1.24 removed it (deprecated in V1.20)."),
+            vec![
+                "Kubernetes",
+                "v",
+                "1.24",
+                "removed",
+                "it",
+                "(",
+                "deprecated",
+                "in",
+                "V",
+                "1.20",
+                ")",
+                "."
+            ]
+        );
+        // Inside a word it stays: "dev1", "mov2".
+        assert_eq!(words("dev1.2"), vec!["dev1", ".", "2"]);
     }
 
     #[test]

@@ -486,6 +486,7 @@ pub fn align(
         .or_else(|| comparison::against_superlative(claim, sentence))
         .or_else(|| figures.and_then(|(word, agrees)| (!agrees).then_some(word)))
         .or_else(|| rank::outranked(claim, sentence))
+        .or_else(|| rank::ranked_first_instead(claim, sentence))
         .or_else(|| placing::misplaced(claim, sentence))
         .or_else(|| contrast_swapped(claim, sentence))
         .or_else(|| swap::traded(claim, sentence))

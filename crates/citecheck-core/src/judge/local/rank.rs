@@ -130,6 +130,51 @@ pub fn outranked(claim: &Analysis, sentence: &Analysis) -> Option<String> {
     None
 }
 
+/// The claim's superlative given a lower rank ("Vatican City is the world's second-smallest
+/// country") that the sentence gives its subject first ("Vatican City is the smallest
+/// sovereign state in the world"): the claim ranks it lower than the page does. Read only where
+/// the nearest name before the sentence's superlative, in its clause, is the claim's subject
+/// (the name opening the claim), and the sentence gives that superlative no lower rank.
+pub fn ranked_first_instead(claim: &Analysis, sentence: &Analysis) -> Option<String> {
+    let subject = roles::names(claim)
+        .into_iter()
+        .next()
+        .filter(|e| e.span.start <= 1)?;
+    claim.forms.iter().enumerate().find_map(|(at, form)| {
+        let form = form.as_deref()?;
+        let before = at.checked_sub(1).and_then(|p| claim.form(p));
+        if !claim.superlative.get(at).copied().unwrap_or(false)
+            || before.and_then(ordinal).is_none_or(|n| n <= 1)
+        {
+            return None;
+        }
+        let occurrences: Vec<usize> = (0..sentence.forms.len())
+            .filter(|&j| sentence.form(j) == Some(form))
+            .collect();
+        let lower_there = occurrences.iter().any(|&j| {
+            j.checked_sub(1)
+                .and_then(|p| sentence.form(p))
+                .and_then(ordinal)
+                .is_some_and(|n| n > 1)
+        });
+        if lower_there {
+            return None;
+        }
+        let names = roles::names(sentence);
+        let first_for_subject = occurrences.iter().any(|&j| {
+            let clause = sentence.clauses.of(j);
+            sentence.superlative.get(j).copied().unwrap_or(false)
+                && !ranks_behind(sentence, j)
+                && names
+                    .iter()
+                    .filter(|n| n.span.end <= j && sentence.clauses.of(n.span.start) == clause)
+                    .max_by_key(|n| n.span.end)
+                    .is_some_and(|n| roles::same(n, subject))
+        });
+        first_for_subject.then(|| form.to_string())
+    })
+}
+
 /// The claim's subject and the sentence's other name that holds the claim's extreme: "Canada is
 /// the largest country in the world" against "Russia is the largest country in the world ...,
 /// followed by Canada". Read only when the sentence names the claim's subject after that
@@ -322,6 +367,25 @@ mod tests {
     fn held(claim: &str, sentence: &str) -> Option<(String, String)> {
         let (c, s) = (Analysis::new(claim), Analysis::new(sentence));
         extreme_held_by_another(&c, &s).map(|(a, b)| (a.text.clone(), b.text.clone()))
+    }
+
+    #[test]
+    fn a_lower_rank_against_the_first_place_for_the_same_subject_flips() {
+        let claim = "Vatican City is the world's second-smallest country, behind Monaco.";
+        let first = |sentence: &str| {
+            ranked_first_instead(&Analysis::new(claim), &Analysis::new(sentence)).is_some()
+        };
+        assert!(first(
+            "Covering about 0.44 square kilometres, Vatican City is the smallest sovereign \
+             state in the world, while Monaco, at roughly 2 square kilometres, ranks second."
+        ));
+        // Another subject holds first place, or the sentence gives the lower rank too.
+        assert!(!first(
+            "Monaco is the smallest state on the Riviera, and Vatican City is a tiny enclave."
+        ));
+        assert!(!first(
+            "Vatican City is the smallest state, and Nauru is the second-smallest country."
+        ));
     }
 
     #[test]

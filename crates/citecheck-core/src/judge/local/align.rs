@@ -1553,6 +1553,15 @@ const NEGATION_ADVERBS: &[&str] = &["long", "longer"];
 /// denies the approving.
 const LIGHT_VERBS: &[&str] = &["win", "get", "gain", "obtain", "secure", "receive", "give"];
 
+/// Whether a text names a proposal ("the proposal to buy", "its bid").
+fn names_a_proposal(text: &Analysis) -> bool {
+    static FORMS: OnceLock<Vec<String>> = OnceLock::new();
+    FORMS
+        .get_or_init(|| forms_of(super::analyse::PROPOSALS))
+        .iter()
+        .any(|f| text.vocabulary.contains(f))
+}
+
 /// Whether the sentence denies, in a clause set aside as about something else, what the claim
 /// denies ("finding no cracks or measurable movement" against "..., and the company said the
 /// structure was safe, with no cracks and no measurable movement"): the binding that set the
@@ -1561,8 +1570,12 @@ fn denied_elsewhere_too(claim: &Analysis, sentence: &Analysis, bound: Option<usi
     let Some(b) = bound else {
         return false;
     };
-    let denial =
-        |kind: CueKind| matches!(kind, CueKind::Negation | CueKind::Refusal | CueKind::Halt);
+    let denial = |kind: CueKind| {
+        matches!(
+            kind,
+            CueKind::Negation | CueKind::Refusal | CueKind::Rejection | CueKind::Halt
+        )
+    };
     // The claim's "rather than" denies its arm as a negation would.
     let claim_denial = |kind: CueKind| denial(kind) || kind == CueKind::Contrast;
     let content = |t: &Analysis, scope: &std::ops::Range<usize>| -> Vec<String> {
@@ -1618,7 +1631,11 @@ fn negated(
     let other_denies = other.cues.iter().any(|cue| {
         matches!(
             cue.kind,
-            CueKind::Negation | CueKind::Refusal | CueKind::Halt | CueKind::Contrast
+            CueKind::Negation
+                | CueKind::Refusal
+                | CueKind::Rejection
+                | CueKind::Halt
+                | CueKind::Contrast
         )
     });
     let denied = text
@@ -1638,6 +1655,11 @@ fn negated(
         // "Stopped working in June 2018" and "kept working until June 2018" say one thing.
         .filter(|cue| cue.kind != CueKind::Halt || (halts && !other.continues_until))
         .filter(|cue| cue.kind != CueKind::Ending || other_denies)
+        // A proposal turned down, against a text that names a proposal itself ("approved the
+        // Tidewater Group's proposal to buy" against "rejected a proposal from the Tidewater
+        // Group to buy"): the rejecting verb answers the other's verb as its opposite word,
+        // and read as a denial too it would cancel that flip.
+        .filter(|cue| cue.kind != CueKind::Rejection || !names_a_proposal(other))
         // A verb that denies the act after it denies that act only: "declined to renew the
         // freeze" says nothing against "let the freeze lapse" unless the other text has the
         // renewing (the head of the scope) too.
@@ -1799,6 +1821,26 @@ mod tests {
             "The deal was cleared by France's competition watchdog.",
         );
         assert!(a.entity_conflict.is_some(), "{}", a.describe());
+    }
+
+    #[test]
+    fn a_proposal_turned_down_did_not_happen() {
+        let page = "The city council on Tuesday rejected, by nine votes to four, a proposal to \
+                    contribute $640 million in public funds to a new downtown stadium.";
+        let a = aligned(
+            "The city council voted on Tuesday to contribute $640 million in public funds to a \
+             new downtown stadium.",
+            page,
+        );
+        assert!(a.polarity_differs(), "{}", a.describe());
+        // A claim about the proposal itself meets the rejecting verb as an opposite word.
+        let a = aligned(
+            "The city council approved the proposal to contribute $640 million to a new \
+             downtown stadium.",
+            "The city council on Tuesday rejected a proposal to contribute $640 million in \
+             public funds to a new downtown stadium.",
+        );
+        assert!(a.polarity_differs(), "{}", a.describe());
     }
 
     #[test]

@@ -27,6 +27,10 @@ pub enum CueKind {
     Halt,
     /// "failed to qualify", "declined to renew": the act after "to" did not happen.
     Refusal,
+    /// "rejected a proposal to contribute": the act proposed did not happen. Read as a refusal,
+    /// except against a text that names the proposal itself ("approved the proposal to buy"),
+    /// which the rejecting verb answers as an opposite word, not as a denial of the act.
+    Rejection,
     /// "ended support", "ceased production": what the noun names no longer goes on. A text
     /// may say that without any denial ("production ended in 1927"), so this reads as a denial
     /// only beside one in the other text ("stopped supporting"), never as a flip by itself.
@@ -937,6 +941,10 @@ fn implicative_negation(word: &str, lower: &[String], i: usize) -> Option<(CueKi
         let verb = lower.get(i + 2)?;
         let is_verb = verb.chars().all(char::is_alphabetic) && !is_stopword(verb);
         is_verb.then_some((CueKind::Refusal, i + 2))
+    } else if let Some(verb) = rejected_proposal(word, lower, i) {
+        // "rejected a proposal to contribute $640 million", "rejecting a motion that would
+        // have made the ban permanent": what was proposed did not happen.
+        Some((CueKind::Rejection, verb))
     } else if matches!(word, "avoid" | "avoids" | "avoided") && gerund {
         // "avoided citing relativity": the citing did not happen.
         Some((CueKind::Refusal, i + 1))
@@ -950,6 +958,80 @@ fn implicative_negation(word: &str, lower: &[String], i: usize) -> Option<(CueKi
         None
     }
 }
+
+/// The verb of a proposal that the word at `i` turns down: a rejecting verb, at most twice
+/// [`PROPOSAL_REACH`] lexemes to a proposal's noun (a tally may stand between), then "to" or "that would (have)" and the
+/// verb ("rejected, by nine votes to four, a proposal to contribute", "rejecting a motion
+/// that would have made").
+fn rejected_proposal(word: &str, lower: &[String], i: usize) -> Option<usize> {
+    const REJECTING: &[&str] = &[
+        "reject",
+        "rejects",
+        "rejected",
+        "rejecting",
+        "veto",
+        "vetoes",
+        "vetoed",
+        "vetoing",
+        "block",
+        "blocks",
+        "blocked",
+        "blocking",
+        "dismiss",
+        "dismissed",
+        "dismissing",
+    ];
+    if !REJECTING.contains(&word) {
+        return None;
+    }
+    let noun = (i + 1..(i + 1 + 2 * PROPOSAL_REACH).min(lower.len()))
+        .find(|&k| PROPOSALS.contains(&lower[k].as_str()))?;
+    let at = |k: usize| lower.get(k).map(String::as_str);
+    // A few words naming whose proposal it was may stand between ("a motion from councillor
+    // Dev Patel that would have").
+    let joint = (noun + 1..(noun + 1 + PROPOSAL_REACH).min(lower.len()))
+        .find(|&k| matches!(at(k), Some("to" | "that" | "which")) || lower[k] == ",")?;
+    let verb = match at(joint)? {
+        "to" => joint + 1,
+        "that" | "which" if at(joint + 1) == Some("would") => {
+            if at(joint + 2) == Some("have") {
+                joint + 3
+            } else {
+                joint + 2
+            }
+        }
+        _ => return None,
+    };
+    let is_verb = at(verb).is_some_and(|v| v.chars().all(char::is_alphabetic) && !is_stopword(v));
+    is_verb.then_some(verb)
+}
+
+/// Nouns of a proposal that a vote or a veto may turn down.
+pub const PROPOSALS: &[&str] = &[
+    "proposal",
+    "proposals",
+    "plan",
+    "plans",
+    "motion",
+    "motions",
+    "bid",
+    "bill",
+    "measure",
+    "request",
+    "application",
+    "amendment",
+    "offer",
+    "scheme",
+    "attempt",
+    "call",
+    "calls",
+    "demand",
+    "demands",
+    "suggestion",
+];
+
+/// How many lexemes may stand between a proposal and its "to" or "that would".
+const PROPOSAL_REACH: usize = 7;
 
 /// Whether a word of frequency comes one or two words before lexeme `i` ("is often taken for", "is easily
 /// confused with"): without it "was taken for treatment" is a trip, not a mistake.
@@ -1352,8 +1434,17 @@ mod tests {
 
     #[test]
     fn verbs_that_deny_what_follows_are_negations() {
-        let negated_words =
-            |text: &str| words_denied(text, &[CueKind::Negation, CueKind::Halt, CueKind::Refusal]);
+        let negated_words = |text: &str| {
+            words_denied(
+                text,
+                &[
+                    CueKind::Negation,
+                    CueKind::Halt,
+                    CueKind::Refusal,
+                    CueKind::Rejection,
+                ],
+            )
+        };
         assert_eq!(
             negated_words("The paper stopped printing on Sundays in 2019."),
             ["print", "sunday"]
@@ -1366,6 +1457,19 @@ mod tests {
             negated_words("Mayor Hale refused to sign the order."),
             ["sign", "order"]
         );
+        // A proposal turned down did not happen.
+        assert_eq!(
+            negated_words(
+                "The council rejected, by nine votes to four, a proposal to contribute funds."
+            ),
+            ["contribut", "fund"]
+        );
+        assert_eq!(
+            negated_words("It rejected a motion that would have made the ban permanent."),
+            ["mak", "ban", "permanent"]
+        );
+        // A proposal that is only mentioned near a rejection is not turned down.
+        assert!(negated_words("The board rejected claims of bias in its plan.").is_empty());
         // To lack something is not to have it.
         assert!(!negated_words("The phone lacks a headphone jack.").is_empty());
         // "Has yet to" denies that the act has happened; "yet" elsewhere denies nothing.

@@ -1809,6 +1809,13 @@ mod tests {
         );
         assert_eq!(a.entity_conflict, None, "{}", a.describe());
         let a = aligned(
+            "Michael Collins remained in orbit around the Moon while Armstrong and Aldrin \
+             touched down in July 1969.",
+            "Armstrong and Aldrin landed the module Eagle on July 20, 1969, while Michael \
+             Collins flew the Command Module Columbia in lunar orbit.",
+        );
+        assert_eq!(a.entity_conflict, None, "{}", a.describe());
+        let a = aligned(
             "The Nile, generally regarded as Earth's longest river, empties into the \
              Mediterranean.",
             "The Nile is generally regarded as the longest river in the world, though some \

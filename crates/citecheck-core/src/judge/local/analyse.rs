@@ -131,10 +131,12 @@ const ALIASES: &[&[&str]] = &[
     &["eu", "european union"],
     &["un", "united nations"],
     &["uae", "united arab emirates"],
+    &["moon"],
+    &["sun"],
 ];
-/// The group of [`ALIASES`] that names the planet, which a text may call "the world" in lower
-/// case.
-const EARTH: usize = 2;
+/// Words in lower case that name what a group of [`ALIASES`] names: "the world" for Earth,
+/// "lunar orbit" for the Moon's, "the solar system" for the Sun's.
+const ALIAS_WORDS: &[(usize, &str)] = &[(2, "world"), (7, "lunar"), (8, "solar")];
 
 /// Which group of [`ALIASES`] a name belongs to ("Britain's" and "the United Kingdom" to the
 /// first).
@@ -589,7 +591,9 @@ impl Analysis {
             .iter()
             .chain(&self.opener)
             .any(|e| alias_group(&e.text) == Some(group))
-            || (group == EARTH && self.vocabulary.contains("world"))
+            || ALIAS_WORDS
+                .iter()
+                .any(|&(g, word)| g == group && self.vocabulary.contains(&normalise(word).form))
     }
 
     /// Whether a word of this text is `form`'s adjective or the name it comes from ("Romanian"
@@ -1430,6 +1434,19 @@ mod tests {
             .flat_map(|c| a.forms[c.scope.clone()].iter().flatten().cloned())
             .filter(|f| !is_stopword(f))
             .collect()
+    }
+
+    #[test]
+    fn alias_words_point_at_their_groups() {
+        for (group, word) in ALIAS_WORDS {
+            let expected = match *word {
+                "world" => "earth",
+                "lunar" => "moon",
+                "solar" => "sun",
+                other => panic!("no expectation for {other}"),
+            };
+            assert_eq!(ALIASES[*group][0], expected, "{word}");
+        }
     }
 
     #[test]

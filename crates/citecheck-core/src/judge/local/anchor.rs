@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 use super::analyse::{Analysis, Break, CueKind, Entity};
 use super::clause;
 use super::compare::{self, NumberFit};
-use super::lex::forms_of;
+use super::lex::{forms_of, normalise};
 use super::lexicon;
 use super::numbers::{Measure, Quantity};
 
@@ -21,6 +21,17 @@ const ANCHOR_REACH: usize = 4;
 const ANCHOR_FLIP_REACH: usize = 2;
 /// How far (in lexemes) from a sentence's number a claim word may sit to tie the two.
 const NUMBER_REACH: usize = 5;
+
+/// How far before a year a word of birth or death may stand to date a life by it ("born on 6
+/// August 1881").
+const LIFE_REACH: usize = 4;
+
+/// The normalised forms of a birth ("born", "birth") and of a death ("died", "death").
+fn life_forms() -> (&'static str, &'static str) {
+    static FORMS: OnceLock<(String, String)> = OnceLock::new();
+    let (born, died) = FORMS.get_or_init(|| (normalise("born").form, normalise("died").form));
+    (born, died)
+}
 
 /// The claim's quantity against the sentence's. A sentence may hold the claim's number in
 /// another role ("63 mg for espresso, 95 mg for drip coffee"), so a number next to the claim's
@@ -90,10 +101,28 @@ pub fn number_fit(
             .entities
             .iter()
             .any(|e| arm_of(sentence, e) && claim.mentions(e));
+    // A year of someone's birth or death ("Sir Alexander Fleming (6 August 1881 – 11 March
+    // 1955)", "who was born in 1881") dates a life, not the claim's event, unless the claim
+    // speaks of a birth or a death itself.
+    // A death dates a life only as a lifespan's dash, right after the birth date: "on the
+    // anniversary of her death in 1871" dates another event by it (forms do not tell "death"
+    // from "died").
+    let (born, died) = life_forms();
+    let claim_about_life = claim.vocabulary.contains(born) || claim.vocabulary.contains(died);
+    let life_date = |p: &Quantity| {
+        !claim_about_life
+            && p.measure == Measure::Year
+            && (p.at.saturating_sub(LIFE_REACH)..p.at).any(|i| match sentence.form(i) {
+                Some(f) if f == born => true,
+                Some(f) if f == died => sentence.quantities.iter().any(|r| r.span.end == i),
+                _ => false,
+            })
+    };
     let own: Vec<Quantity> = sentence
         .quantities
         .iter()
         .filter(|p| reaches_arm || !arm(p))
+        .filter(|p| !life_date(p))
         .cloned()
         .collect();
     let same = |p: &&Quantity| compare::same(q, p);
@@ -779,6 +808,36 @@ mod tests {
             .find(|q| q.value == value)
             .expect("the test's claim has that number");
         number_fit(&claim, q, &sentence, bound)
+    }
+
+    #[test]
+    fn a_year_of_birth_or_death_is_no_rival_of_another_event_s_year() {
+        let sentence = "Sir Alexander Fleming (6 August 1881 \u{2013} 11 March 1955) was a \
+                        Scottish physician, best known for discovering penicillin.";
+        assert_eq!(
+            fit("Alexander Fleming identified penicillin in 1928.", sentence),
+            NumberFit::Missing
+        );
+        assert_eq!(
+            fit(
+                "Alexander Fleming identified penicillin in 1928.",
+                "Fleming, who was born in 1881, identified penicillin in his laboratory."
+            ),
+            NumberFit::Missing
+        );
+        // A death as a noun dates another event by it.
+        assert_eq!(
+            fit(
+                "His Requiem was first performed at St Olave's in 1872.",
+                "It was first performed after her death in 1871 at St Olave's."
+            ),
+            NumberFit::Conflict
+        );
+        // A claim about the birth itself is read against it.
+        assert_eq!(
+            fit("Alexander Fleming was born in 1880.", sentence),
+            NumberFit::Conflict
+        );
     }
 
     #[test]

@@ -105,6 +105,8 @@ pub struct Analysis {
     opener: Option<Entity>,
     /// By lexeme index: whether it is a word written in lower case.
     lowercase: Vec<bool>,
+    /// Lexeme indices of the words written in the possessive ("world's", "Europe's").
+    possessives: Vec<usize>,
     /// Initials of each run of capitalised words, for acronyms ("Food and Drug Administration").
     initials: Vec<String>,
     /// Words written in capitals ("FDA", "AWS"), lower-cased.
@@ -468,10 +470,19 @@ impl Analysis {
             .map(|l| l.kind == LexKind::Word && !written_as_name(l.text))
             .collect();
         let continues_until = lower.iter().any(|w| matches!(w.as_str(), "until" | "till"));
+        let possessives = lexemes
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| {
+                l.kind == LexKind::Word && (l.text.ends_with("'s") || l.text.ends_with("\u{2019}s"))
+            })
+            .map(|(i, _)| i)
+            .collect();
         Analysis {
             anaphoric,
             opener,
             lowercase,
+            possessives,
             continues_until,
             superlative,
             degree,
@@ -542,6 +553,18 @@ impl Analysis {
     /// Whether lexeme `i` is a word written in lower case.
     pub fn is_lowercase(&self, i: usize) -> bool {
         self.lowercase.get(i).copied().unwrap_or(false)
+    }
+
+    /// Whether lexeme `i` is written in the possessive ("the world's", "Europe's").
+    pub fn is_possessive(&self, i: usize) -> bool {
+        self.possessives.contains(&i)
+    }
+
+    /// Whether a superlative at lexeme `at` ranks its noun over a whole field: after "the" or
+    /// a possessive ("the largest", "the world's largest", "Europe's busiest").
+    pub fn ranks_over_all(&self, at: usize) -> bool {
+        at.checked_sub(1)
+            .is_some_and(|p| self.form(p) == Some("the") || self.is_possessive(p))
     }
 
     /// The normalised form of lexeme `i`, if it is a word.
@@ -945,6 +968,16 @@ fn implicative_negation(word: &str, lower: &[String], i: usize) -> Option<(CueKi
         let verb = lower.get(i + 2)?;
         let is_verb = verb.chars().all(char::is_alphabetic) && !is_stopword(verb);
         is_verb.then_some((CueKind::Refusal, i + 2))
+    } else if matches!(word, "rule" | "rules" | "ruled" | "ruling")
+        && next == "out"
+        && lower
+            .get(i + 2)
+            .is_some_and(|w| matches!(w.as_str(), "a" | "an" | "any" | "the"))
+    {
+        // "ruled out a run for governor": the run will not happen. Only a noun's phrase: "has
+        // ruled out selling his captain" states the refusal that a page's "isn't going
+        // anywhere" states, and read as a denial it would set the two against each other.
+        Some((CueKind::Refusal, i + 3))
     } else if let Some(verb) = rejected_proposal(word, lower, i) {
         // "rejected a proposal to contribute $640 million", "rejecting a motion that would
         // have made the ban permanent": what was proposed did not happen.
@@ -1473,6 +1506,10 @@ mod tests {
         assert_eq!(
             negated_words("Mayor Hale refused to sign the order."),
             ["sign", "order"]
+        );
+        assert_eq!(
+            negated_words("The mayor ruled out a run for governor next year."),
+            ["run", "governor", "next", "year"]
         );
         // A proposal turned down did not happen.
         assert_eq!(

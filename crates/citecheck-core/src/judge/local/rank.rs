@@ -90,7 +90,7 @@ pub fn outranked(claim: &Analysis, sentence: &Analysis) -> Option<String> {
             if placed(|n| n > 1) > placed(|n| n == 1) {
                 return Some(form.to_string());
             }
-        } else if before == Some("the")
+        } else if claim.ranks_over_all(at)
             && claim.superlative.get(at).copied().unwrap_or(false)
             && !ranks_behind(claim, at)
         {
@@ -198,13 +198,20 @@ pub fn extreme_held_by_another<'a>(
     let their_names = roles::names(sentence);
     (ours.span.end..claim.forms.len()).find_map(|at| {
         let form = claim.form(at)?;
-        let extreme = (claim.superlative.get(at).copied().unwrap_or(false)
-            && !matches!(form, "most" | "least"))
-            || form == "1st";
-        if !extreme || claim.form(at.wrapping_sub(1)) != Some("the") || ranks_behind(claim, at) {
+        // "the most populous country": the extreme is "most" with its adjective, read where
+        // the adjective stands.
+        let graded = matches!(form, "most" | "least");
+        let (word_at, word) = if graded {
+            let next = claim.form(at + 1).filter(|f| claim.is_content(f))?;
+            (at + 1, next)
+        } else {
+            (at, form)
+        };
+        let extreme = claim.superlative.get(at).copied().unwrap_or(false) || form == "1st";
+        if !extreme || !claim.ranks_over_all(at) || ranks_behind(claim, at) {
             return None;
         }
-        let noun = neighbour(claim, at, true)?;
+        let noun = neighbour(claim, word_at, true)?;
         let scope_named = claim
             .entities
             .iter()
@@ -214,9 +221,13 @@ pub fn extreme_held_by_another<'a>(
             return None;
         }
         // Who holds the superlative in the sentence: the nearest name before it in its clause.
+        // `j` is where the sentence's superlative starts ("most" of "most populous").
         let holders: Vec<(usize, &Entity)> = (0..sentence.forms.len())
             .filter(|&j| {
-                sentence.form(j) == Some(form) && neighbour(sentence, j, true) == Some(noun)
+                let word_j = if graded { j + 1 } else { j };
+                sentence.form(j) == Some(form)
+                    && sentence.form(word_j) == Some(word)
+                    && neighbour(sentence, word_j, true) == Some(noun)
             })
             .filter(|&j| !ranked_below(sentence, j))
             .filter_map(|j| {
@@ -237,7 +248,14 @@ pub fn extreme_held_by_another<'a>(
         let named_after = their_names
             .iter()
             .any(|e| e.span.start > j && roles::same(e, ours));
-        (named_after && !claim.names(theirs)).then_some((ours, theirs))
+        // The holder may be named in the claim only as what the claim ranks below its subject
+        // ("slightly ahead of India").
+        let ranked_below_ours = claim.entities.iter().any(|e| {
+            roles::same(e, theirs)
+                && (e.span.start.saturating_sub(3)..e.span.start)
+                    .any(|i| matches!(claim.form(i), Some("ahead" | "than" | "over")))
+        });
+        (named_after && (!claim.names(theirs) || ranked_below_ours)).then_some((ours, theirs))
     })
 }
 
@@ -367,6 +385,24 @@ mod tests {
     fn held(claim: &str, sentence: &str) -> Option<(String, String)> {
         let (c, s) = (Analysis::new(claim), Analysis::new(sentence));
         extreme_held_by_another(&c, &s).map(|(a, b)| (a.text.clone(), b.text.clone()))
+    }
+
+    #[test]
+    fn another_name_holding_the_claim_s_most_after_a_possessive_is_a_rival() {
+        let page = "India is the most populous country in the world, having overtaken China in \
+                    April 2023. China, with about 1.41 billion people, is now the second most \
+                    populous country.";
+        assert_eq!(
+            held(
+                "China remains the world's most populous country, slightly ahead of India.",
+                page
+            ),
+            Some(("China".to_string(), "India".to_string()))
+        );
+        assert_eq!(
+            held("India is the world's most populous country.", page),
+            None
+        );
     }
 
     #[test]

@@ -52,6 +52,10 @@ pub(super) fn names(text: &Analysis) -> Vec<&Entity> {
         .collect()
 }
 
+/// How many words of description may stand between a passive's "by" and its agent ("by
+/// English computer scientist Tim Berners-Lee").
+const DESCRIPTION: usize = 3;
+
 /// How many lexemes an apposition between a name and its verb may hold ("Castellan Group, the
 /// Milan-based maker of luxury leather goods, is a subsidiary of ...").
 const APPOSITION: usize = 12;
@@ -368,10 +372,11 @@ fn acts(text: &Analysis) -> Vec<Act<'_>> {
     };
     let mut out = Vec::new();
     for &name in &names {
-        // "<verb> by [the] <name>", a word or two of description allowed before the name
-        // ("won by Ethiopian runner ...", "led by the economist ...").
+        // "<verb> by [the] <name>", a few words of description allowed before the name
+        // ("won by Ethiopian runner ...", "led by the economist ...", "invented by English
+        // computer scientist Tim Berners-Lee"), a people's adjective among them.
         let mut k = name.span.start;
-        for _ in 0..=GAP {
+        for _ in 0..=DESCRIPTION {
             let Some(p) = k.checked_sub(1) else { break };
             match text.form(p) {
                 Some("by") => {
@@ -381,7 +386,11 @@ fn acts(text: &Analysis) -> Vec<Act<'_>> {
                     break;
                 }
                 Some(_) if text.is_lowercase(p) => k = p,
-                _ => break,
+                Some(_) => match names.iter().find(|e| e.span.end == p + 1) {
+                    Some(e) if people_adjective(e) => k = e.span.start,
+                    _ => break,
+                },
+                None => break,
             }
         }
     }
@@ -479,6 +488,24 @@ mod tests {
                  Ada Kemp.",
                 "It was recorded at Chapel Street Studios, a converted chapel in Millbrook, with \
                  the producer Ada Kemp."
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn a_passive_s_agent_may_follow_a_description_with_a_people_s_adjective() {
+        let sentence = "The World Wide Web was invented by English computer scientist Tim \
+                        Berners-Lee at CERN in 1989; Vint Cerf and Bob Kahn had earlier \
+                        designed the TCP/IP protocols.";
+        assert_eq!(
+            swap("The World Wide Web was invented by Vint Cerf.", sentence),
+            Some(("Vint Cerf".into(), "Tim Berners Lee".into()))
+        );
+        assert_eq!(
+            swap(
+                "The World Wide Web was invented by Tim Berners-Lee.",
+                sentence
             ),
             None
         );

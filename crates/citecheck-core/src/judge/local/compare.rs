@@ -26,6 +26,11 @@ pub const ROUNDING_CAP: f64 = 0.1;
 
 /// Whether `page` states the same quantity as `claim`.
 pub fn same(claim: &Quantity, page: &Quantity) -> bool {
+    // A number hyphened into a name ("carbon-12") states no count or measure of the claim's
+    // ("atomic number 12"), nor a count a name's number.
+    if claim.hyphened_name != page.hyphened_name {
+        return false;
+    }
     same_as_read(claim, page)
         || thousands_read(page).is_some_and(|page| same_as_read(claim, &page))
         || thousands_read(claim).is_some_and(|claim| same_as_read(&claim, page))
@@ -250,9 +255,12 @@ pub fn same_slot(a: &Quantity, b: &Quantity, loose: bool) -> bool {
     if over_a_hundred(a, b) || over_a_hundred(b, a) {
         return false;
     }
-    // A count of things is a whole number: "the two groups" is no hazard ratio of 1.02.
+    // A count of things is a whole number: "the two groups" is no hazard ratio of 1.02. A
+    // fraction before a word counts nothing ("magnitude 9.1 undersea earthquake"): it is no
+    // count either.
     let fraction_against_count = |p: &Quantity, q: &Quantity| {
         matches!(p.measure, Measure::Noun(_))
+            && p.value.fract() == 0.0
             && q.measure == Measure::Bare
             && q.value.fract() != 0.0
     };
@@ -362,6 +370,11 @@ mod tests {
             ("27 times", "72 times"),
             ("2:00:35", "2:01:09"),
             ("5 kilometres", "12 kilometres"),
+            // A fraction before a word is no count of it.
+            (
+                "a magnitude of about 8.1",
+                "the magnitude 9.1 undersea earthquake",
+            ),
         ];
         for (claim, page) in table {
             let c = first(claim);

@@ -44,6 +44,9 @@ pub struct Quantity {
     /// "12GB") or written after a name ("Nova 3", "RTX 4090"): part of a name or a
     /// specification, which conflicts only with a number of the same word.
     pub compound: bool,
+    /// Hyphened to the word before it ("carbon-12", "COVID-19"): a number of a name, which
+    /// states only the same name's number.
+    pub hyphened_name: bool,
     /// Written after a capitalised word inside a sentence ("Nova 3 Pro", "Snapdragon 8 Gen 3",
     /// "USB 3.2"): a word of a name, not a quantity of anything.
     pub identifier: bool,
@@ -111,6 +114,7 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
                         .collect::<Vec<_>>()
                         .join(" "),
                     compound: false,
+                    hyphened_name: false,
                     identifier: false,
                     difference: difference_at(&lower, next),
                     share: None,
@@ -156,6 +160,29 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
             && next == i + 1
             && matches!(measure, Measure::Bare | Measure::Noun(_))
             && !matches!(lower[next].as_str(), "s" | "st" | "nd" | "rd" | "th");
+        // A number hyphened to the word before it ("carbon-12", "COVID-19") is part of a name,
+        // as one glued to the word after it is; not a prefix of time or rank ("mid-1990s",
+        // "under-21", "top-10").
+        let glued_after_word = lexemes[i].hyphenated
+            && i.checked_sub(1).is_some_and(|p| {
+                lexemes[p].kind == LexKind::Word
+                    && !matches!(
+                        lower[p].as_str(),
+                        "mid"
+                            | "pre"
+                            | "post"
+                            | "early"
+                            | "late"
+                            | "under"
+                            | "over"
+                            | "top"
+                            | "non"
+                            | "circa"
+                            | "c"
+                            | "ca"
+                    )
+            })
+            && matches!(measure, Measure::Bare | Measure::Noun(_));
         // "September 4, 1998": a day after its month, written the American way, is a date's
         // day, not a model number after a name nor a count.
         // A word after the day does not count it ("on March 3 approved the project", "the
@@ -207,7 +234,7 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
             _ if years_old || age_word => Measure::Age,
             _ if day_after_month => Measure::Day(lower[i - 1].clone()),
             _ if glued_token => Measure::Noun(fold(&lower[next])),
-            _ if identifier => Measure::Noun(fold(&lower[i - 1])),
+            _ if identifier || glued_after_word => Measure::Noun(fold(&lower[i - 1])),
             Measure::Bare | Measure::Noun(_)
                 if written_as_year && (1000.0..=2100.0).contains(&value) =>
             {
@@ -230,7 +257,8 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
         }
         let bound = bound_at(&lower, i);
         let hedged = hedged_at(&lower, i);
-        let compound = (glued && matches!(measure, Measure::Noun(_))) || identifier;
+        let compound =
+            (glued && matches!(measure, Measure::Noun(_))) || identifier || glued_after_word;
         let text = lexemes[i..after.max(i + 1)]
             .iter()
             .map(|l| l.text)
@@ -247,6 +275,7 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
                 span: if currency.is_some() { i - 1 } else { i }..after.max(i + 1),
                 text,
                 compound,
+                hyphened_name: glued_after_word,
                 identifier,
                 difference: difference_at(&lower, after.max(i + 1))
                     || ratio_at(&lower, after.max(i + 1))
@@ -1453,6 +1482,7 @@ mod tests {
             ("at 1080p", "p"),
             ("with 12GB of RAM", "gb"),
             ("a 64-bit chip", "bit"),
+            ("its commonest isotope, carbon-12, makes up", "carbon"),
         ] {
             let q = first(text);
             assert!(q.compound && !q.identifier, "{text}: {q:?}");

@@ -1364,6 +1364,13 @@ mod tests {
         for word in ["rose", "fell"] {
             assert!(a.vocabulary.contains(&form(word)), "{word}");
         }
+        let a = Analysis::new(
+            "The games were pushed back a year; the rocket lifted off and Bloomsbury brought out \
+             the novel.",
+        );
+        for word in ["postponed", "launched", "released"] {
+            assert!(a.vocabulary.contains(&form(word)), "{word}");
+        }
         // Without its particle the verb is itself.
         let a = Analysis::new("They set the table and turned the page.");
         assert!(!a.vocabulary.contains(&form("established")));

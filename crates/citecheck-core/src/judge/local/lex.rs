@@ -548,6 +548,16 @@ mod tests {
             ("acquired", "bought"),
             ("renowned", "famous"),
             ("matches", "games"),
+            ("postponed", "delayed"),
+            ("staff", "workforce"),
+            ("frontier", "border"),
+            ("mandatory", "compulsory"),
+            ("voluntary", "optional"),
+            ("outlook", "forecast"),
+            ("earnings", "profit"),
+            ("eliminated", "eradicated"),
+            ("reunited", "reunification"),
+            ("voyage", "journey"),
         ];
         for (a, b) in table {
             assert_eq!(normalise(a).form, normalise(b).form, "{a} vs {b}");

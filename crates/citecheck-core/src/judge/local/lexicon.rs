@@ -662,6 +662,9 @@ pub const PHRASAL_SYNONYMS: &[(&str, &str, &str)] = &[
     ("switch", "off", "disable"),
     ("turn", "on", "enable"),
     ("turn", "off", "disable"),
+    ("push", "back", "postpone"),
+    ("lift", "off", "launch"),
+    ("bring", "out", "release"),
 ];
 
 /// Words that mean the same in most contexts; each group maps to its first member.
@@ -711,7 +714,7 @@ pub const SYNONYMS: &[&[&str]] = &[
     &["significant", "considerable", "substantial"],
     &["former", "previous"],
     &["defeat", "beat"],
-    &["journey", "trip"],
+    &["journey", "trip", "voyage"],
     &["match", "game"],
     &["study", "educate"],
     &["disease", "illness"],
@@ -724,6 +727,16 @@ pub const SYNONYMS: &[&[&str]] = &[
     &["increase", "rise", "raise"],
     &["decrease", "decline", "fall"],
     &["ask", "demand", "request"],
+    &["postpone", "delay", "defer"],
+    &["employee", "worker", "staff", "workforce"],
+    &["border", "frontier", "boundary"],
+    &["summit", "peak"],
+    &["compulsory", "mandatory", "obligatory"],
+    &["optional", "voluntary"],
+    &["forecast", "outlook", "guidance"],
+    &["profit", "earnings"],
+    &["eradicate", "eliminate"],
+    &["reunify", "reunite", "reunification"],
 ];
 
 /// Words of direction that tell apart places of one name ("West Germany" and "East Germany",

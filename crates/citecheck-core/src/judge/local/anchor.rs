@@ -191,8 +191,12 @@ pub fn number_fit(
     // A bare count is no rival of a measured amount that the sentence states ("a population
     // of around 800" beside "0.44 square kilometres" against "44 hectares"): it may count
     // anything. Without the amount, a count close to the claim's words still conflicts.
+    // Nor is it a rival of an amount of money, which a text gives with its currency.
     let measured_stated = matches!(q.measure, Measure::Unit(_)) && own.iter().any(|p| same(&p));
-    let measured_against_bare = |p: &Quantity| measured_stated && p.measure == Measure::Bare;
+    let money =
+        matches!(&q.measure, Measure::Unit(u) if u.dimension == lexicon::Dimension::Currency);
+    let measured_against_bare =
+        |p: &Quantity| (measured_stated || money) && p.measure == Measure::Bare;
     let rival = |p: &&Quantity| {
         other_value(p)
             && anchored(p)
@@ -836,6 +840,25 @@ mod tests {
         // A claim about the birth itself is read against it.
         assert_eq!(
             fit("Alexander Fleming was born in 1880.", sentence),
+            NumberFit::Conflict
+        );
+    }
+
+    #[test]
+    fn a_bare_number_is_no_rival_of_an_amount_of_money() {
+        assert_eq!(
+            fit(
+                "The X9 processor will retail for $399.",
+                "The X9 processor clocks up to 3.2 and is built on a 3 nm process, though no \
+                 price was given."
+            ),
+            NumberFit::Missing
+        );
+        assert_eq!(
+            fit(
+                "The X9 processor will retail for $399.",
+                "The X9 processor will retail for $449."
+            ),
             NumberFit::Conflict
         );
     }

@@ -278,6 +278,8 @@ pub enum Dimension {
     Power,
     /// Watt-hours: what a plant generates or a battery stores ("4 TWh a year", "75 kWh").
     Energy,
+    /// Hertz: a chip's clock or a radio band ("3.2 GHz").
+    Frequency,
 }
 
 /// A unit: canonical name, dimension, factor to the dimension's base unit.
@@ -335,6 +337,14 @@ pub const UNITS: &[(&[&str], Unit)] = {
         (&["gigawatt"], unit("W", Power, 1e9)),
         (&["gw"], unit("W", Power, 1e9)),
         (&["terawatt"], unit("W", Power, 1e12)),
+        (&["hertz"], unit("Hz", Frequency, 1.0)),
+        (&["hz"], unit("Hz", Frequency, 1.0)),
+        (&["khz"], unit("Hz", Frequency, 1e3)),
+        (&["kilohertz"], unit("Hz", Frequency, 1e3)),
+        (&["mhz"], unit("Hz", Frequency, 1e6)),
+        (&["megahertz"], unit("Hz", Frequency, 1e6)),
+        (&["ghz"], unit("Hz", Frequency, 1e9)),
+        (&["gigahertz"], unit("Hz", Frequency, 1e9)),
         (&["hectare"], unit("m2", Area, 1e4)),
         (&["ha"], unit("m2", Area, 1e4)),
         (&["acre"], unit("m2", Area, 4_046.856)),

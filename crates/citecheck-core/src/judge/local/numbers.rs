@@ -1198,6 +1198,7 @@ mod tests {
             ("a 1.2 GW wind farm", "a 1,200-megawatt project"),
             ("about 3.1 TWh a year", "3,100 gigawatt-hours a year"),
             ("a 75 kWh battery", "a 75-kilowatt-hour battery"),
+            ("clocked at 3.2 GHz", "a 3,200 MHz clock"),
             ("about 44 hectares", "roughly 0.44 square kilometres"),
             ("109 acres", "about 44 hectares"),
         ] {

@@ -1364,8 +1364,6 @@ pub(super) fn is_address(entity: &Entity) -> bool {
         "boulevard",
         "row",
         "terrace",
-        "crescent",
-        "drive",
         "place",
     ];
     entity
@@ -1553,11 +1551,19 @@ const NEGATION_ADVERBS: &[&str] = &["long", "longer"];
 /// denies the approving.
 const LIGHT_VERBS: &[&str] = &["win", "get", "gain", "obtain", "secure", "receive", "give"];
 
-/// Whether a text names a proposal ("the proposal to buy", "its bid").
+/// Whether a text names a proposal ("the proposal to buy", "Tidewater's bid"). Not by a noun
+/// whose form common verbs share in another sense: "called" and "measured" name none.
 fn names_a_proposal(text: &Analysis) -> bool {
     static FORMS: OnceLock<Vec<String>> = OnceLock::new();
     FORMS
-        .get_or_init(|| forms_of(super::analyse::PROPOSALS))
+        .get_or_init(|| {
+            let nouns: Vec<&str> = super::analyse::PROPOSALS
+                .iter()
+                .copied()
+                .filter(|n| !matches!(*n, "call" | "calls" | "measure"))
+                .collect();
+            forms_of(&nouns)
+        })
         .iter()
         .any(|f| text.vocabulary.contains(f))
 }
@@ -1828,6 +1834,12 @@ mod tests {
             "The deal was cleared by France's competition watchdog.",
         );
         assert!(a.entity_conflict.is_some(), "{}", a.describe());
+        // A word of a name is no lower-case alias: "the World Bank" does not mention Earth.
+        let a = aligned(
+            "The atmosphere of Earth is mostly nitrogen, a World Bank report says.",
+            "The atmosphere of Mars is mostly nitrogen, a World Bank report says.",
+        );
+        assert!(a.entity_conflict.is_some(), "{}", a.describe());
     }
 
     #[test]
@@ -1838,6 +1850,13 @@ mod tests {
             "The city council voted on Tuesday to contribute $640 million in public funds to a \
              new downtown stadium.",
             page,
+        );
+        assert!(a.polarity_differs(), "{}", a.describe());
+        // A verb whose form a proposal's noun shares in another sense ("called") names no
+        // proposal.
+        let a = aligned(
+            "The city council voted to build the stadium it called essential.",
+            "The city council rejected a proposal to build the stadium it called essential.",
         );
         assert!(a.polarity_differs(), "{}", a.describe());
         // A claim about the proposal itself meets the rejecting verb as an opposite word.

@@ -119,6 +119,7 @@ pub struct Analysis {
 const DEMONYM_ENDINGS: &[&str] = &["n", "an", "ian", "ese", "ish", "i", "ern"];
 
 /// Names of one place or body, written in lower case without dots, articles or a possessive.
+/// Acronyms with their long forms are here too: a page may give only one of them.
 const ALIASES: &[&[&str]] = &[
     &["uk", "britain", "great britain", "united kingdom"],
     &[
@@ -136,25 +137,45 @@ const ALIASES: &[&[&str]] = &[
     &["moon"],
     &["sun"],
 ];
-/// Words in lower case that name what a group of [`ALIASES`] names: "the world" for Earth,
+
+/// Words in lower case that name what a name of [`ALIASES`] names: "the world" for Earth,
 /// "lunar orbit" for the Moon's, "the solar system" for the Sun's.
-const ALIAS_WORDS: &[(usize, &str)] = &[(2, "world"), (7, "lunar"), (8, "solar")];
+const ALIAS_WORDS: &[(&str, &str)] = &[("earth", "world"), ("moon", "lunar"), ("sun", "solar")];
+
+/// [`ALIAS_WORDS`] as (group of [`ALIASES`], normalised form).
+fn alias_word_forms() -> &'static [(usize, String)] {
+    static FORMS: OnceLock<Vec<(usize, String)>> = OnceLock::new();
+    FORMS.get_or_init(|| {
+        ALIAS_WORDS
+            .iter()
+            .filter_map(|(name, word)| {
+                let group = ALIASES.iter().position(|g| g.contains(name))?;
+                Some((group, normalise(word).form))
+            })
+            .collect()
+    })
+}
 
 /// Which group of [`ALIASES`] a name belongs to ("Britain's" and "the United Kingdom" to the
-/// first).
+/// first), compared without building a string: this runs for every name a text is asked about.
 fn alias_group(name: &str) -> Option<usize> {
     let name = name.trim();
     let name = name
         .strip_suffix("'s")
         .or_else(|| name.strip_suffix("\u{2019}s"))
         .unwrap_or(name);
-    let key: String = name
-        .chars()
-        .filter(|c| *c != '.')
-        .flat_map(char::to_lowercase)
-        .collect();
-    let key = key.strip_prefix("the ").unwrap_or(&key);
-    ALIASES.iter().position(|group| group.contains(&key))
+    let name = ["The ", "the "]
+        .iter()
+        .find_map(|article| name.strip_prefix(article))
+        .unwrap_or(name);
+    let key = || {
+        name.chars()
+            .filter(|c| *c != '.')
+            .flat_map(char::to_lowercase)
+    };
+    ALIASES
+        .iter()
+        .position(|group| group.iter().any(|alias| key().eq(alias.chars())))
 }
 
 /// Words that may sit inside a name between capitalised words.
@@ -590,22 +611,32 @@ impl Analysis {
     }
 
     /// Whether the text reads as German, which writes every noun with a capital: its
-    /// capitalised words are then no sign of a name ("die deutsche Meisterschaft").
+    /// capitalised words are then no sign of a name ("die deutsche Meisterschaft"). German
+    /// function words written in lower case: two that are no English word nor the form of one,
+    /// or one of those and two of the words English shares ("die" is also the form of "died",
+    /// "von" and "der" stand inside names).
     pub fn capitalises_nouns(&self) -> bool {
         const GERMAN: &[&str] = &[
-            "und", "der", "die", "das", "nicht", "mit", "ist", "eine", "dem", "den", "von", "wurd",
-            "auf", "sich", "zum", "zur", "im", "sie", "bei", "nach",
+            "und", "das", "nicht", "ist", "ein", "einen", "einer", "dem", "wurd", "auf", "sich",
+            "zum", "zur", "bei", "nach", "mit", "oder", "wird", "auch", "vom", "seit", "gegen",
+            "durch", "aus",
         ];
-        GERMAN
-            .iter()
-            .filter(|w| self.vocabulary.contains(**w))
-            .take(3)
-            .count()
-            == 3
+        const SHARED: &[&str] = &["die", "der", "den", "des", "von", "im"];
+        let (mut german, mut shared): (Vec<&str>, Vec<&str>) = (Vec::new(), Vec::new());
+        for form in self.lowercase_forms() {
+            if GERMAN.contains(&form) && !german.contains(&form) {
+                german.push(form);
+            } else if SHARED.contains(&form) && !shared.contains(&form) {
+                shared.push(form);
+            }
+        }
+        german.len() >= 2 || (german.len() == 1 && shared.len() >= 2)
     }
 
     /// Whether this text calls `entity` by another of its usual names ("the UK" for
-    /// "Britain", "the United States" for "the US", "the world" for "Earth").
+    /// "Britain", "the United States" for "the US", "the world" for "Earth", "lunar" for the
+    /// Moon). A word in lower case counts only as written so: "the World Bank" mentions no
+    /// Earth.
     fn names_alias_of(&self, entity: &Entity) -> bool {
         let Some(group) = alias_group(&entity.text) else {
             return false;
@@ -614,9 +645,9 @@ impl Analysis {
             .iter()
             .chain(&self.opener)
             .any(|e| alias_group(&e.text) == Some(group))
-            || ALIAS_WORDS
+            || alias_word_forms()
                 .iter()
-                .any(|&(g, word)| g == group && self.vocabulary.contains(&normalise(word).form))
+                .any(|(g, form)| *g == group && self.lowercase_forms().any(|f| f == form))
     }
 
     /// Whether a word of this text is `form`'s adjective or the name it comes from ("Romanian"
@@ -1477,16 +1508,30 @@ mod tests {
     }
 
     #[test]
-    fn alias_words_point_at_their_groups() {
-        for (group, word) in ALIAS_WORDS {
-            let expected = match *word {
-                "world" => "earth",
-                "lunar" => "moon",
-                "solar" => "sun",
-                other => panic!("no expectation for {other}"),
-            };
-            assert_eq!(ALIASES[*group][0], expected, "{word}");
-        }
+    fn every_alias_word_names_a_group() {
+        assert_eq!(alias_word_forms().len(), ALIAS_WORDS.len());
+        assert_eq!(alias_group("the United Kingdom's"), alias_group("Britain"));
+        assert_eq!(alias_group("U.S."), alias_group("the United States"));
+        assert_eq!(alias_group("France"), None);
+    }
+
+    #[test]
+    fn a_german_text_is_told_from_an_english_one() {
+        let german = Analysis::new(
+            "Bayer Leverkusen gewann 2024 erstmals die deutsche Meisterschaft und beendete eine \
+             Serie von elf Titeln.",
+        );
+        assert!(german.capitalises_nouns());
+        assert!(Analysis::new(
+            "Die Stadt ist mit dem Fahrrad und der Bahn gut erreichbar, sagte sie."
+        )
+        .capitalises_nouns());
+        // "died", "death" and "MIT" are no German words.
+        assert!(!Analysis::new(
+            "Wernher von Braun, who advised MIT until his death, died in 1977 and is buried \
+             in Alexandria; den mothers die too."
+        )
+        .capitalises_nouns());
     }
 
     #[test]

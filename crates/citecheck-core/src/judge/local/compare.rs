@@ -27,8 +27,9 @@ pub const ROUNDING_CAP: f64 = 0.1;
 /// Whether `page` states the same quantity as `claim`.
 pub fn same(claim: &Quantity, page: &Quantity) -> bool {
     // A number hyphened into a name ("carbon-12") states no count or measure of the claim's
-    // ("atomic number 12"), nor a count a name's number.
-    if claim.hyphened_name != page.hyphened_name {
+    // ("atomic number 12"), and a bare count states no such number; the same name's number
+    // written without the hyphen ("COVID 19") still does.
+    if claim.hyphened_name != page.hyphened_name && claim.measure != page.measure {
         return false;
     }
     same_as_read(claim, page)

@@ -1489,6 +1489,17 @@ mod tests {
             assert!(q.compound && !q.identifier, "{text}: {q:?}");
             assert_eq!(q.measure, Measure::Noun(word.to_string()), "{text}");
         }
+        // A number hyphened into a name states no count, and the name's own number written
+        // apart still states it; a prefix of time or rank makes no name.
+        let isotope = first("its commonest isotope, carbon-12, makes up");
+        assert!(!same(&first("atomic number 12"), &isotope));
+        assert!(same(
+            &first("the COVID 19 pandemic"),
+            &first("the COVID-19 pandemic")
+        ));
+        for text in ["in the mid-1990s", "an under-21 side", "a top-10 finish"] {
+            assert!(!first(text).hyphened_name, "{text}");
+        }
         // Sentence openers, months, currencies, years and scores stay quantities.
         for text in [
             "In 12 days",

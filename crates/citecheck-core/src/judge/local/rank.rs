@@ -90,8 +90,8 @@ pub fn outranked(claim: &Analysis, sentence: &Analysis) -> Option<String> {
             if placed(|n| n > 1) > placed(|n| n == 1) {
                 return Some(form.to_string());
             }
-        } else if claim.ranks_over_all(at)
-            && claim.superlative.get(at).copied().unwrap_or(false)
+        } else if claim.superlative.get(at).copied().unwrap_or(false)
+            && claim.ranks_over_all(at)
             && !ranks_behind(claim, at)
         {
             // A superlative the sentence ranks lower, glued to the same word ("the
@@ -120,7 +120,7 @@ pub fn outranked(claim: &Analysis, sentence: &Analysis) -> Option<String> {
                 .max()
                 .unwrap_or(0);
             let first = best_placement(claim, at, sentence, |j, f| {
-                f == form && ranked_at(j).is_some_and(|(_, before)| before == "the")
+                f == form && sentence.ranks_over_all(j)
             });
             if lower > first || ranked_lower(claim, at, form, sentence) {
                 return Some(form.to_string());
@@ -136,28 +136,25 @@ pub fn outranked(claim: &Analysis, sentence: &Analysis) -> Option<String> {
 /// the nearest name before the sentence's superlative, in its clause, is the claim's subject
 /// (the name opening the claim), and the sentence gives that superlative no lower rank.
 pub fn ranked_first_instead(claim: &Analysis, sentence: &Analysis) -> Option<String> {
+    // Most claims rank nothing below the first: no names are gathered for them.
+    if !(0..claim.forms.len())
+        .any(|at| claim.superlative.get(at).copied().unwrap_or(false) && ranked_below(claim, at))
+    {
+        return None;
+    }
     let subject = roles::names(claim)
         .into_iter()
         .next()
         .filter(|e| e.span.start <= 1)?;
     claim.forms.iter().enumerate().find_map(|(at, form)| {
         let form = form.as_deref()?;
-        let before = at.checked_sub(1).and_then(|p| claim.form(p));
-        if !claim.superlative.get(at).copied().unwrap_or(false)
-            || before.and_then(ordinal).is_none_or(|n| n <= 1)
-        {
+        if !claim.superlative.get(at).copied().unwrap_or(false) || !ranked_below(claim, at) {
             return None;
         }
         let occurrences: Vec<usize> = (0..sentence.forms.len())
             .filter(|&j| sentence.form(j) == Some(form))
             .collect();
-        let lower_there = occurrences.iter().any(|&j| {
-            j.checked_sub(1)
-                .and_then(|p| sentence.form(p))
-                .and_then(ordinal)
-                .is_some_and(|n| n > 1)
-        });
-        if lower_there {
+        if occurrences.iter().any(|&j| ranked_below(sentence, j)) {
             return None;
         }
         let names = roles::names(sentence);
@@ -292,7 +289,7 @@ fn elided_rank(claim: &Analysis, at: usize, sentence: &Analysis, j: usize) -> Op
         return None;
     }
     let earlier = (1..j.saturating_sub(1)).rev().find(|&k| {
-        sentence.superlative.get(k).copied().unwrap_or(false) && sentence.form(k - 1) == Some("the")
+        sentence.superlative.get(k).copied().unwrap_or(false) && sentence.ranks_over_all(k)
     })?;
     Some(placement(claim, at, sentence, earlier))
 }
@@ -367,7 +364,7 @@ fn ranked_lower(claim: &Analysis, at: usize, form: &str, sentence: &Analysis) ->
         .max()
         .unwrap_or(0);
     let first = (1..sentence.forms.len())
-        .filter(|&j| sentence.form(j) == Some(form) && sentence.form(j - 1) == Some("the"))
+        .filter(|&j| sentence.form(j) == Some(form) && sentence.ranks_over_all(j))
         .map(|j| shared(sentence.clauses.of(j)))
         .max()
         .unwrap_or(0);
@@ -403,6 +400,20 @@ mod tests {
             held("India is the world's most populous country.", page),
             None
         );
+    }
+
+    #[test]
+    fn a_superlative_after_a_possessive_ranks_over_its_field() {
+        assert!(flips(
+            "Lake Huron is North America's largest lake.",
+            "Lake Huron is North America's second-largest lake."
+        ));
+        // The sentence gives it first place after a possessive too.
+        assert!(!flips(
+            "Lake Superior is North America's largest lake.",
+            "Lake Superior is North America's largest lake, and Lake Huron is the \
+             second-largest."
+        ));
     }
 
     #[test]

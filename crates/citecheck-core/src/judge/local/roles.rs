@@ -231,7 +231,10 @@ fn loose_frame<'a>(
             {
                 i += 1;
             }
-            if text.form(i) != Some(relation[0]) || !text.is_lowercase(i) {
+            let Some((verb, _)) = relation.split_first() else {
+                return false;
+            };
+            if text.form(i) != Some(*verb) || !text.is_lowercase(i) {
                 return false;
             }
             let mut next = 1;

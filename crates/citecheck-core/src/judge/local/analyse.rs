@@ -107,6 +107,9 @@ pub struct Analysis {
     lowercase: Vec<bool>,
     /// Lexeme indices of the words written in the possessive ("world's", "Europe's").
     possessives: Vec<usize>,
+    /// Whether the text reads as German ([`Analysis::capitalises_nouns`]), worked out the first
+    /// time it is asked: a claim is asked once for each sentence it is aligned with.
+    german: OnceLock<bool>,
     /// Initials of each run of capitalised words, for acronyms ("Food and Drug Administration").
     initials: Vec<String>,
     /// Words written in capitals ("FDA", "AWS"), lower-cased.
@@ -138,6 +141,9 @@ const ALIASES: &[&[&str]] = &[
     &["sun"],
 ];
 
+/// The letters names of [`ALIASES`] start with, and "t" of "the".
+const ALIAS_LEADS: &str = "abeghmnstuw";
+
 /// Words in lower case that name what a name of [`ALIASES`] names: "the world" for Earth,
 /// "lunar orbit" for the Moon's, "the solar system" for the Sun's.
 const ALIAS_WORDS: &[(&str, &str)] = &[("earth", "world"), ("moon", "lunar"), ("sun", "solar")];
@@ -159,6 +165,15 @@ fn alias_word_forms() -> &'static [(usize, String)] {
 /// Which group of [`ALIASES`] a name belongs to ("Britain's" and "the United Kingdom" to the
 /// first), compared without building a string: this runs for every name a text is asked about.
 fn alias_group(name: &str) -> Option<usize> {
+    // Most names start with a letter no alias (nor "the") starts with: settled at once.
+    let lead = name
+        .trim_start()
+        .chars()
+        .next()
+        .map(|c| c.to_ascii_lowercase());
+    if !lead.is_some_and(|c| ALIAS_LEADS.contains(c)) {
+        return None;
+    }
     let name = name.trim();
     let name = name
         .strip_suffix("'s")
@@ -504,6 +519,7 @@ impl Analysis {
             opener,
             lowercase,
             possessives,
+            german: OnceLock::new(),
             continues_until,
             superlative,
             degree,
@@ -616,6 +632,11 @@ impl Analysis {
     /// or one of those and two of the words English shares ("die" is also the form of "died",
     /// "von" and "der" stand inside names).
     pub fn capitalises_nouns(&self) -> bool {
+        *self.german.get_or_init(|| self.reads_as_german())
+    }
+
+    /// See [`Analysis::capitalises_nouns`].
+    fn reads_as_german(&self) -> bool {
         const GERMAN: &[&str] = &[
             "und", "das", "nicht", "ist", "ein", "einen", "einer", "dem", "wurd", "auf", "sich",
             "zum", "zur", "bei", "nach", "mit", "oder", "wird", "auch", "vom", "seit", "gegen",
@@ -1509,6 +1530,10 @@ mod tests {
 
     #[test]
     fn every_alias_word_names_a_group() {
+        for alias in ALIASES.iter().flat_map(|group| group.iter()) {
+            let lead = alias.chars().next();
+            assert!(lead.is_some_and(|c| ALIAS_LEADS.contains(c)), "{alias}");
+        }
         assert_eq!(alias_word_forms().len(), ALIAS_WORDS.len());
         assert_eq!(alias_group("the United Kingdom's"), alias_group("Britain"));
         assert_eq!(alias_group("U.S."), alias_group("the United States"));

@@ -1070,7 +1070,10 @@ fn rejected_proposal(word: &str, lower: &[String], i: usize) -> Option<usize> {
         "dismissed",
         "dismissing",
     ];
-    if !REJECTING.contains(&word) {
+    // This runs for every word of every text: a first letter settles most.
+    if !matches!(word.as_bytes().first(), Some(b'r' | b'v' | b'b' | b'd'))
+        || !REJECTING.contains(&word)
+    {
         return None;
     }
     let noun = (i + 1..(i + 1 + 2 * PROPOSAL_REACH).min(lower.len()))

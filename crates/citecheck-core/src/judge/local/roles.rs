@@ -198,11 +198,11 @@ const LOOSE_DESCRIPTION: usize = 4;
 /// lexemes after the last relation word.
 fn loose_frame<'a>(
     text: &'a Analysis,
+    names: &[&'a Entity],
     first: &Entity,
     relation: &[&str],
     second: &Entity,
 ) -> Option<&'a Entity> {
-    let names = names(text);
     let starts_name = |i: usize| names.iter().copied().find(|e| e.span.start == i);
     let stops = |i: usize| {
         text.breaks.get(i).copied().flatten().is_some()
@@ -322,9 +322,11 @@ pub fn conflict<'a>(
             // software company VMware"), unless the sentence frames the claim's way too.
             if !agent_elsewhere
                 && !c.relation.is_empty()
-                && loose_frame(sentence, c.agent, &c.relation, c.patient).is_none()
+                && loose_frame(sentence, &their_names, c.agent, &c.relation, c.patient).is_none()
             {
-                if let Some(theirs) = loose_frame(sentence, c.patient, &c.relation, c.agent) {
+                if let Some(theirs) =
+                    loose_frame(sentence, &their_names, c.patient, &c.relation, c.agent)
+                {
                     return Some((c.agent, theirs));
                 }
             }

@@ -7,6 +7,7 @@ use std::sync::OnceLock;
 
 use super::analyse::{is_acronym, is_title, Analysis, CueKind, Entity};
 use super::anchor::{self, anchored, anchored_by_words, close, number_fit, opens};
+use super::attribution;
 use super::clause;
 use super::compare::{self, NumberFit};
 use super::lex::{forms_of, is_stopword};
@@ -691,6 +692,7 @@ pub fn align(
     if entity_conflict.is_none() {
         if let Some((c, s)) = roles::conflict(claim, sentence)
             .or_else(|| rank::extreme_held_by_another(claim, sentence))
+            .or_else(|| attribution::misattributed(claim, sentence))
         {
             rest_coverage = rest(Some(c));
             entity_conflict = Some((c, s));

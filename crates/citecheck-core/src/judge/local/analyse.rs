@@ -107,6 +107,9 @@ pub struct Analysis {
     lowercase: Vec<bool>,
     /// Lexeme indices of the words written in the possessive ("world's", "Europe's").
     possessives: Vec<usize>,
+    /// Lexeme ranges inside quotation marks, the marks left out ("Ask not what your country
+    /// can do for you").
+    pub quotes: Vec<Range<usize>>,
     /// Whether the text reads as German ([`Analysis::capitalises_nouns`]), worked out the first
     /// time it is asked: a claim is asked once for each sentence it is aligned with.
     german: OnceLock<bool>,
@@ -120,6 +123,27 @@ pub struct Analysis {
 /// -> "Japanese", "Israel" -> "Israeli"), or a point of the compass its adjective ("West" ->
 /// "Western").
 const DEMONYM_ENDINGS: &[&str] = &["n", "an", "ian", "ese", "ish", "i", "ern"];
+
+/// The lexeme ranges between quotation marks: curly marks by their side, straight ones in
+/// turn. An unclosed quotation quotes nothing.
+fn quoted_spans(lexemes: &[Lexeme<'_>]) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut open: Option<usize> = None;
+    for (i, l) in lexemes.iter().enumerate() {
+        match (l.text, open) {
+            ("\u{201C}", _) => open = Some(i + 1),
+            ("\"", None) => open = Some(i + 1),
+            ("\u{201D}" | "\"", Some(start)) => {
+                if start < i {
+                    out.push(start..i);
+                }
+                open = None;
+            }
+            _ => {}
+        }
+    }
+    out
+}
 
 /// Names of one place or body, written in lower case without dots, articles or a possessive.
 /// Acronyms with their long forms are here too: a page may give only one of them.
@@ -519,6 +543,7 @@ impl Analysis {
             opener,
             lowercase,
             possessives,
+            quotes: quoted_spans(&lexemes),
             german: OnceLock::new(),
             continues_until,
             superlative,

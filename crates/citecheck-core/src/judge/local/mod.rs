@@ -31,6 +31,7 @@ use crate::model::JudgeInfo;
 mod align;
 mod analyse;
 mod anchor;
+mod attribution;
 mod calibrate;
 mod clause;
 mod compare;

@@ -1578,14 +1578,8 @@ fn denied_elsewhere_too(claim: &Analysis, sentence: &Analysis, bound: Option<usi
     let Some(b) = bound else {
         return false;
     };
-    let denial = |kind: CueKind| {
-        matches!(
-            kind,
-            CueKind::Negation | CueKind::Refusal | CueKind::Rejection | CueKind::Halt
-        )
-    };
     // The claim's "rather than" denies its arm as a negation would.
-    let claim_denial = |kind: CueKind| denial(kind) || kind == CueKind::Contrast;
+    let claim_denial = |kind: CueKind| kind.denies() || kind == CueKind::Contrast;
     let content = |t: &Analysis, scope: &std::ops::Range<usize>| -> Vec<String> {
         t.forms[scope.clone()]
             .iter()
@@ -1603,7 +1597,7 @@ fn denied_elsewhere_too(claim: &Analysis, sentence: &Analysis, bound: Option<usi
     sentence
         .cues
         .iter()
-        .filter(|c| denial(c.kind))
+        .filter(|c| c.kind.denies())
         .filter(|c| {
             sentence
                 .clauses
@@ -1636,16 +1630,10 @@ fn negated(
     halts: bool,
 ) -> bool {
     // "rather than for relativity" denies relativity as "avoided citing relativity" does.
-    let other_denies = other.cues.iter().any(|cue| {
-        matches!(
-            cue.kind,
-            CueKind::Negation
-                | CueKind::Refusal
-                | CueKind::Rejection
-                | CueKind::Halt
-                | CueKind::Contrast
-        )
-    });
+    let other_denies = other
+        .cues
+        .iter()
+        .any(|cue| cue.kind.denies() || cue.kind == CueKind::Contrast);
     let denied = text
         .cues
         .iter()

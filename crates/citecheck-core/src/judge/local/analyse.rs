@@ -37,6 +37,17 @@ pub enum CueKind {
     Ending,
 }
 
+impl CueKind {
+    /// Whether the cue denies what it scopes over, as "not" does: a negation, a refusal, a
+    /// rejected proposal or a halt (a contrast's arm and an ending are read apart).
+    pub fn denies(self) -> bool {
+        matches!(
+            self,
+            CueKind::Negation | CueKind::Refusal | CueKind::Rejection | CueKind::Halt
+        )
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Cue {
     pub kind: CueKind,
@@ -198,11 +209,7 @@ fn alias_group(name: &str) -> Option<usize> {
     if !lead.is_some_and(|c| ALIAS_LEADS.contains(c)) {
         return None;
     }
-    let name = name.trim();
-    let name = name
-        .strip_suffix("'s")
-        .or_else(|| name.strip_suffix("\u{2019}s"))
-        .unwrap_or(name);
+    let name = without_possessive(name.trim());
     let name = ["The ", "the "]
         .iter()
         .find_map(|article| name.strip_prefix(article))
@@ -533,9 +540,7 @@ impl Analysis {
         let possessives = lexemes
             .iter()
             .enumerate()
-            .filter(|(_, l)| {
-                l.kind == LexKind::Word && (l.text.ends_with("'s") || l.text.ends_with("\u{2019}s"))
-            })
+            .filter(|(_, l)| l.kind == LexKind::Word && possessive(l.text))
             .map(|(i, _)| i)
             .collect();
         Analysis {
@@ -1219,12 +1224,16 @@ fn possessive(word: &str) -> bool {
     word.ends_with("'s") || word.ends_with("\u{2019}s")
 }
 
+/// `word` without its possessive "'s", if it has one.
+fn without_possessive(word: &str) -> &str {
+    word.strip_suffix("'s")
+        .or_else(|| word.strip_suffix("\u{2019}s"))
+        .unwrap_or(word)
+}
+
 pub(super) fn is_acronym(word: &str) -> bool {
     // The possessive is no part of it: "the CEO's pay".
-    let word = word
-        .strip_suffix("'s")
-        .or_else(|| word.strip_suffix("\u{2019}s"))
-        .unwrap_or(word);
+    let word = without_possessive(word);
     let letters = word.chars().filter(|c| c.is_alphabetic()).count();
     (2..=6).contains(&letters) && word.chars().all(|c| c.is_uppercase() || !c.is_alphabetic())
 }

@@ -159,14 +159,9 @@ pub fn ranked_first_instead(claim: &Analysis, sentence: &Analysis) -> Option<Str
         }
         let names = roles::names(sentence);
         let first_for_subject = occurrences.iter().any(|&j| {
-            let clause = sentence.clauses.of(j);
             sentence.superlative.get(j).copied().unwrap_or(false)
                 && !ranks_behind(sentence, j)
-                && names
-                    .iter()
-                    .filter(|n| n.span.end <= j && sentence.clauses.of(n.span.start) == clause)
-                    .max_by_key(|n| n.span.end)
-                    .is_some_and(|n| roles::same(n, subject))
+                && holder(sentence, &names, j).is_some_and(|n| roles::same(n, subject))
         });
         first_for_subject.then(|| form.to_string())
     })
@@ -227,16 +222,7 @@ pub fn extreme_held_by_another<'a>(
                     && neighbour(sentence, word_j, true) == Some(noun)
             })
             .filter(|&j| !ranked_below(sentence, j))
-            .filter_map(|j| {
-                their_names
-                    .iter()
-                    .copied()
-                    .rfind(|e| {
-                        e.span.end <= j
-                            && sentence.clauses.of(e.span.start) == sentence.clauses.of(j)
-                    })
-                    .map(|e| (j, e))
-            })
+            .filter_map(|j| holder(sentence, &their_names, j).map(|e| (j, e)))
             .collect();
         if holders.iter().any(|(_, e)| roles::same(e, ours)) {
             return None;
@@ -254,6 +240,15 @@ pub fn extreme_held_by_another<'a>(
         });
         (named_after && (!claim.names(theirs) || ranked_below_ours)).then_some((ours, theirs))
     })
+}
+
+/// Who holds the sentence's superlative at `j`: the nearest of its `names` (in text order)
+/// before it in its clause.
+fn holder<'a>(sentence: &Analysis, names: &[&'a Entity], j: usize) -> Option<&'a Entity> {
+    names
+        .iter()
+        .copied()
+        .rfind(|e| e.span.end <= j && sentence.clauses.of(e.span.start) == sentence.clauses.of(j))
 }
 
 /// Whether an ordinal above one stands right before the sentence's superlative at `j` ("the

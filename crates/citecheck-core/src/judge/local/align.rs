@@ -1833,6 +1833,16 @@ mod tests {
     }
 
     #[test]
+    fn a_lower_rank_against_the_subject_s_first_place_flips_the_alignment() {
+        let a = aligned(
+            "Vatican City is the world's second-smallest country, behind Monaco.",
+            "Covering about 0.44 square kilometres, Vatican City is the smallest sovereign \
+             state in the world, while Monaco ranks second.",
+        );
+        assert!(a.polarity_differs(), "{}", a.describe());
+    }
+
+    #[test]
     fn a_proposal_turned_down_did_not_happen() {
         let page = "The city council on Tuesday rejected, by nine votes to four, a proposal to \
                     contribute $640 million in public funds to a new downtown stadium.";

@@ -1575,6 +1575,8 @@ mod tests {
         assert_eq!(alias_group("the United Kingdom's"), alias_group("Britain"));
         assert_eq!(alias_group("U.S."), alias_group("the United States"));
         assert_eq!(alias_group("France"), None);
+        assert_eq!(alias_group("the EU"), alias_group("European Union"));
+        assert_eq!(alias_group("UAE"), alias_group("the United Arab Emirates"));
     }
 
     #[test]

@@ -845,6 +845,16 @@ mod tests {
     }
 
     #[test]
+    fn a_version_s_glued_v_states_the_version() {
+        let sentence = "With the release of Kubernetes v1.24 in May 2022, the dockershim \
+                        component, deprecated since v1.20, was removed.";
+        assert_eq!(
+            fit("Kubernetes dropped dockershim in version 1.24.", sentence),
+            NumberFit::Match
+        );
+    }
+
+    #[test]
     fn a_bare_number_is_no_rival_of_an_amount_of_money() {
         assert_eq!(
             fit(

@@ -1227,6 +1227,11 @@ mod tests {
         assert_eq!(all[0].measure, Measure::Day("september".to_string()));
         assert_eq!(all[0].value, 4.0);
         assert_eq!(all[1].measure, Measure::Year);
+        // "May" opening a text may be the verb: its number counts what follows.
+        assert!(!matches!(
+            first("May 5 people join the board?").measure,
+            Measure::Day(_)
+        ));
         // A word after the day counts nothing: the date dates it.
         for text in [
             "The board on March 3 approved the project.",

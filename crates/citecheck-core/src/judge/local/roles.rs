@@ -15,7 +15,8 @@ use super::align::{is_address, is_country, people_adjective};
 use super::analyse::{is_acronym, Analysis, Break, Entity};
 use super::clause::PREPOSITIONS;
 use super::lex::{forms_of, is_stopword};
-use super::lexicon::SYMMETRIC_RELATIONS;
+use super::lexicon::{self, SYMMETRIC_RELATIONS};
+use super::numbers::Measure;
 use super::vocabulary;
 
 /// Normalised forms of [`SYMMETRIC_RELATIONS`].
@@ -117,13 +118,18 @@ fn frame_between<'a>(
     from: usize,
     after: &'a Entity,
 ) -> Option<Frame<'a>> {
-    let between = from..after.span.start;
+    // A date between the verb and what it governs ("agreed on October 9, 2006, to acquire")
+    // says when, not who: the frame reads across it.
+    let dated = dated_adjunct(text, from..after.span.start);
+    let between: Vec<usize> = (from..after.span.start)
+        .filter(|i| !dated.contains(i))
+        .collect();
     if between.is_empty() || between.len() > GAP + 1 + AFTER_VERB {
         return None;
     }
     // Every lexeme between is a word in lower case (no comma, bracket, figure or piece of
     // another name) and not in a comparison's other arm.
-    if between.clone().any(|i| {
+    if between.iter().any(|&i| {
         text.form(i).is_none()
             || !text.is_lowercase(i)
             || text.aside.get(i).copied().unwrap_or(false)
@@ -131,7 +137,8 @@ fn frame_between<'a>(
         return None;
     }
     let content: Vec<usize> = between
-        .clone()
+        .iter()
+        .copied()
         .filter(|&i| text.form(i).is_some_and(|f| !is_stopword(f)))
         .collect();
     // The verb is the first word that is not a small one.
@@ -150,15 +157,16 @@ fn frame_between<'a>(
     if from == at && auxiliary(at + 1) {
         return None;
     }
-    let (pre, post) = (from..at, at + 1..after.span.start);
+    let (pre, post): (Vec<usize>, Vec<usize>) =
+        between.iter().filter(|&&i| i != at).partition(|&&i| i < at);
     if pre.len() > GAP || post.len() > AFTER_VERB {
         return None;
     }
     let relation: Vec<&str> = content.iter().filter_map(|&i| text.form(i)).collect();
-    let has = |range: &std::ops::Range<usize>, words: &[&str]| {
+    let has = |range: &[usize], words: &[&str]| {
         range
-            .clone()
-            .any(|i| text.form(i).is_some_and(|f| words.contains(&f)))
+            .iter()
+            .any(|&i| text.form(i).is_some_and(|f| words.contains(&f)))
     };
     if relation.iter().any(|r| symmetric().iter().any(|s| s == r))
         || has(&post, &["with", "and", "or"])
@@ -168,10 +176,10 @@ fn frame_between<'a>(
     }
     // A passive names its agent right after "by" ("was acquired by the Walt Disney Company").
     let passive = post
-        .clone()
+        .iter()
         .rev()
-        .find(|&i| !matches!(text.form(i), Some("the" | "a" | "an")))
-        .is_some_and(|i| text.form(i) == Some("by"));
+        .find(|&&i| !matches!(text.form(i), Some("the" | "a" | "an")))
+        .is_some_and(|&i| text.form(i) == Some("by"));
     let (agent, patient) = if passive {
         (after, before)
     } else {
@@ -182,6 +190,49 @@ fn frame_between<'a>(
         relation,
         patient,
     })
+}
+
+/// The lexemes of a date set between a verb and its infinitive: "in" or "on", then months,
+/// weekdays, days, years and commas only ("agreed on October 9, 2006, to acquire", "agreed in
+/// March 2019 to buy"), a comma before it included. Empty when there is none. Only before "to":
+/// a date before any word let frames run on into the next clause ("was sworn in in December
+/// 2021, succeeding Angela Merkel") and across renamings ("later known as Marie Curie, was born
+/// on 7 November 1867 in Warsaw"): seven supported pairs of the read probes were called
+/// contradicted.
+fn dated_adjunct(text: &Analysis, range: std::ops::Range<usize>) -> std::ops::Range<usize> {
+    let comma = |i: usize| text.breaks.get(i).copied().flatten() == Some(Break::Comma);
+    let dated = |i: usize| {
+        text.quantities
+            .iter()
+            .any(|q| q.span.contains(&i) && matches!(q.measure, Measure::Year | Measure::Day(_)))
+            || (!text.is_lowercase(i)
+                && text.form(i).is_some_and(|f| {
+                    lexicon::MONTHS.contains(&f) || lexicon::WEEKDAYS.contains(&f)
+                }))
+    };
+    for p in range.clone() {
+        if !matches!(text.form(p), Some("in" | "on")) || !text.is_lowercase(p) {
+            continue;
+        }
+        let mut end = p + 1;
+        let mut any = false;
+        while end < range.end && (dated(end) || comma(end)) {
+            any |= dated(end);
+            end += 1;
+        }
+        let start = if p > range.start && comma(p - 1) {
+            p - 1
+        } else {
+            p
+        };
+        let after_verb = start
+            .checked_sub(1)
+            .is_some_and(|v| text.is_lowercase(v) && text.form(v).is_some_and(|f| !is_stopword(f)));
+        if any && after_verb && end < range.end && text.form(end) == Some("to") {
+            return start..end;
+        }
+    }
+    range.start..range.start
 }
 
 /// How many lexemes a loose frame may run from its verb to its second name.
@@ -466,6 +517,45 @@ mod tests {
     fn swap(claim: &str, sentence: &str) -> Option<(String, String)> {
         let (claim, sentence) = (Analysis::new(claim), Analysis::new(sentence));
         conflict(&claim, &sentence).map(|(c, s)| (c.text.clone(), s.text.clone()))
+    }
+
+    #[test]
+    fn a_date_between_a_verb_and_its_infinitive_frames_across_it() {
+        let claim = "Yahoo acquired YouTube in 2006 for $1.65 billion.";
+        for sentence in [
+            "Google agreed on October 9, 2006, to acquire YouTube for $1.65 billion in stock.",
+            "Google agreed in October 2006 to acquire YouTube.",
+            "Google agreed, on Monday, to acquire YouTube.",
+        ] {
+            assert_eq!(
+                swap(claim, sentence),
+                Some(("Yahoo".into(), "Google".into())),
+                "{sentence}"
+            );
+        }
+        // The claim's own agent across the date is no conflict; nor is a date before any other
+        // word, which may close a clause ("in December 2021, succeeding Angela Merkel").
+        assert_eq!(
+            swap(
+                "Google acquired YouTube.",
+                "Google agreed on October 9, 2006, to acquire YouTube."
+            ),
+            None
+        );
+        assert_eq!(
+            swap(
+                "Angela Merkel was succeeded as German chancellor by Olaf Scholz.",
+                "Olaf Scholz was sworn in as German chancellor in December 2021, succeeding Angela Merkel."
+            ),
+            None
+        );
+        assert_eq!(
+            swap(
+                "Marie Curie was born in Warsaw.",
+                "Maria Skłodowska, later known as Marie Curie, was born on 7 November 1867 in Warsaw."
+            ),
+            None
+        );
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //! a page behind a paraphrase that BM25 cannot see, evidence in the tail of a passage longer than
 //! the model's 256 tokens, bf16 against f32, and the cache across rankers; and on a generated
 //! 23,000-word page (fixtures/embedding/long_page.html), where only the BM25 shortlist may be
-//! embedded and a paraphrase of a paragraph near the end must still reach the top three.
+//! embedded and a paraphrase of a paragraph near the end must still reach the top three; and on
+//! development-set citations whose evidence only the fusion with BM25 keeps.
 
 mod support;
 
@@ -62,6 +63,11 @@ fn ranker(precision: Precision) -> EmbeddingRanker {
         DEFAULT_BATCH_TOKENS,
         None,
     )
+}
+
+/// The ranker with its default shortlist and the embedding order alone (no fusion with BM25).
+fn embedding_order(ranker: EmbeddingRanker) -> EmbeddingRanker {
+    ranker.with_stages(DEFAULT_SHORTLIST, Fusion::Embedding)
 }
 
 /// The tests share one loaded model per precision; a ranker owns an `Arc`, so load a second
@@ -129,7 +135,12 @@ fn evidence_in_the_tail_of_a_long_passage_is_found() {
 
 #[test]
 fn bf16_keeps_the_f32_top_three_on_every_ranking_page() {
-    let (bf16, f32) = (ranker(Precision::Bf16), ranker(Precision::F32));
+    // The embedding order itself: reciprocal-rank fusion turns a swap of two near-equal
+    // cosines into a near-tie with BM25's order, which says nothing about the kernels.
+    let (bf16, f32) = (
+        embedding_order(ranker(Precision::Bf16)),
+        embedding_order(ranker(Precision::F32)),
+    );
     for c in cases() {
         let mut a = bf16.top_k(&c.claim, &c.page, 3).expect("bf16");
         let mut b = f32.top_k(&c.claim, &c.page, 3).expect("f32");
@@ -288,7 +299,7 @@ fn a_paraphrase_near_the_end_of_a_23000_word_page_reaches_the_top_three_from_the
 /// are near-ties for places two and three, it keeps the reference's best passage in its top three.
 #[test]
 fn the_two_stage_ranker_keeps_the_whole_page_f32_top_three() {
-    let two_stage = ranker(Precision::Bf16);
+    let two_stage = embedding_order(ranker(Precision::Bf16));
     let whole = ranker(Precision::F32).with_stages(0, Fusion::Embedding);
     for c in cases() {
         let mut a = two_stage.top_k(&c.claim, &c.page, 3).expect("two-stage");
@@ -310,4 +321,76 @@ fn the_two_stage_ranker_keeps_the_whole_page_f32_top_three() {
 fn only_model_backed_rankers_report_a_loaded_model() {
     assert_eq!(ranker(Precision::Bf16).model_loaded(), Some(true));
     assert_eq!(Bm25Ranker.model_loaded(), None);
+}
+
+/// A development-set citation: the claim and its page's passages (as cut and as the ranker
+/// reads them), and its gold quote.
+fn devset_case(id: &str) -> (String, Vec<String>, PagePassages, String) {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/devset");
+    let claims = std::fs::read_to_string(format!("{root}/claims.jsonl")).expect("claims");
+    let row: serde_json::Value = claims
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("a claims line"))
+        .find(|r| r["id"] == id)
+        .expect("the claim");
+    let gold = &row["gold"][0];
+    let url = gold["url"].as_str().expect("url");
+    let html = std::fs::read_to_string(format!("{root}/pages{url}.html")).expect("page");
+    let budget = citecheck_core::limits::Budget::new(std::time::Duration::from_secs(60));
+    let markdown = citecheck_core::extract::html_to_markdown(
+        &html,
+        None,
+        &citecheck_core::limits::PageLimits::default(),
+        &budget,
+    )
+    .expect("extracts")
+    .markdown;
+    let passages =
+        citecheck_core::passage::split(&markdown, citecheck_core::passage::DEFAULT_MAX_WORDS)
+            .expect("passages");
+    let visible = passages
+        .iter()
+        .map(|p| citecheck_core::guard::strip_inline_markdown(p))
+        .collect();
+    (
+        row["claim"].as_str().expect("claim").to_string(),
+        passages,
+        PagePassages {
+            content_sha256: id.to_string(),
+            passages: visible,
+        },
+        gold["quote"].as_str().expect("quote").to_string(),
+    )
+}
+
+/// Development-set citations whose deciding passage BM25 ranks in its top three and the
+/// embedding order alone does not: the default ranker, which fuses the two orders, keeps it.
+#[test]
+fn the_default_fusion_keeps_evidence_the_embedding_order_alone_drops() {
+    for id in ["penicillin-12", "lovelace-05", "calloway-02"] {
+        let (claim, passages, page, quote) = devset_case(id);
+        let kept = |top: Vec<usize>| -> Vec<String> {
+            top.into_iter().map(|i| passages[i].clone()).collect()
+        };
+        let lexical = kept(Bm25Ranker.top_k(&claim, &page, 3).expect("bm25"));
+        assert!(
+            citecheck_core::guard::quote_in_passages(&quote, &lexical),
+            "{id}: BM25"
+        );
+        let fused = kept(
+            ranker(Precision::Bf16)
+                .top_k(&claim, &page, 3)
+                .expect("default"),
+        );
+        assert!(
+            citecheck_core::guard::quote_in_passages(&quote, &fused),
+            "{id}: default"
+        );
+        let alone = embedding_order(ranker(Precision::Bf16));
+        let alone = kept(alone.top_k(&claim, &page, 3).expect("embedding order"));
+        assert!(
+            !citecheck_core::guard::quote_in_passages(&quote, &alone),
+            "{id}: the embedding order alone kept it, so the case shows nothing"
+        );
+    }
 }

@@ -1,0 +1,221 @@
+//! How often each ranking puts a citation's evidence among the passages the judge receives,
+//! apart from the judge: the judge's rules were written while reading BM25's choice of passages
+//! (`judge-bench`), so its accuracy under another ranker mixes the ranker's quality with how
+//! well the rules fit what BM25 happens to pick. Here only retrieval counts.
+//!
+//! ```text
+//! rank-bench [--devset fixtures/devset] [--model-dir DIR] [--top-k 3] [--misses]
+//! ```
+//!
+//! `--misses` also lists, per ranking, the claims whose quote it left out.
+//!
+//! For every citation of a labelled set whose gold label carries a quote (the passage that
+//! decides it) and whose page is on disk, the page is extracted and cut into passages as the
+//! verifier does, and each ranking is asked for its best `--top-k`: BM25 alone, then the
+//! embedding ranker at several shortlists and both fusions. A hit is a quote found whole in the
+//! passages kept (`guard::quote_in_passages`, as the verifier accepts a quote). Prints the hits
+//! per ranking, overall and on pages longer than `--top-k` passages (where the choice matters),
+//! beside the CPU model and its vector flags.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use citecheck_core::extract;
+use citecheck_core::guard;
+use citecheck_core::limits::{Budget, PageLimits};
+use citecheck_core::passage::{self, DEFAULT_MAX_WORDS};
+use citecheck_core::rank::{bm25, PagePassages, Ranker, DEFAULT_TOP_K};
+use citecheck_embed::{EmbeddingOptions, EmbeddingRanker, Fusion};
+
+struct Args {
+    devset: PathBuf,
+    model_dir: Option<PathBuf>,
+    top_k: usize,
+    misses: bool,
+}
+
+fn parse() -> Result<Args, String> {
+    let mut args = Args {
+        devset: PathBuf::from("fixtures/devset"),
+        model_dir: None,
+        top_k: DEFAULT_TOP_K,
+        misses: false,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(flag) = it.next() {
+        let mut value = || it.next().ok_or(format!("{flag} needs a value"));
+        match flag.as_str() {
+            "--devset" => args.devset = PathBuf::from(value()?),
+            "--model-dir" => args.model_dir = Some(PathBuf::from(value()?)),
+            "--top-k" => {
+                args.top_k = value()?.parse().map_err(|e| format!("--top-k: {e}"))?;
+            }
+            "--misses" => args.misses = true,
+            other => return Err(format!("unknown argument {other}")),
+        }
+    }
+    Ok(args)
+}
+
+/// One quoted citation: the claim, its page's passages (as written and as the ranker reads
+/// them) and the gold quote.
+struct Case {
+    claim: String,
+    quote: String,
+    passages: Vec<String>,
+    ranking: PagePassages,
+}
+
+fn cases(devset: &Path) -> Result<Vec<Case>, String> {
+    let claims = std::fs::read_to_string(devset.join("claims.jsonl"))
+        .map_err(|e| format!("reading {}/claims.jsonl: {e}", devset.display()))?;
+    let mut out = Vec::new();
+    for line in claims.lines().filter(|l| !l.trim().is_empty()) {
+        let row: serde_json::Value =
+            serde_json::from_str(line).map_err(|e| format!("a claims line: {e}"))?;
+        let claim = row["claim"].as_str().unwrap_or_default();
+        for gold in row["gold"].as_array().into_iter().flatten() {
+            let (Some(url), Some(quote)) = (gold["url"].as_str(), gold["quote"].as_str()) else {
+                continue;
+            };
+            let path = url.trim_start_matches('/');
+            let file = if path.is_empty() {
+                devset.join("pages/index.html")
+            } else {
+                devset.join(format!("pages/{path}.html"))
+            };
+            let Ok(html) = std::fs::read_to_string(&file) else {
+                continue;
+            };
+            let budget = Budget::new(Duration::from_secs(60));
+            let markdown = extract::html_to_markdown(&html, None, &PageLimits::default(), &budget)
+                .map_err(|e| format!("{}: {e}", file.display()))?
+                .markdown;
+            let passages = passage::split(&markdown, DEFAULT_MAX_WORDS)
+                .map_err(|e| format!("{}: {e}", file.display()))?;
+            // The ranker reads the passages' visible text, as the verifier hands it over.
+            let visible: Vec<String> = passages
+                .iter()
+                .map(|p| guard::strip_inline_markdown(p))
+                .collect();
+            let content_sha256 = format!("{}:{}", file.display(), visible.concat().len());
+            out.push(Case {
+                claim: claim.to_string(),
+                quote: quote.to_string(),
+                passages,
+                ranking: PagePassages {
+                    content_sha256,
+                    passages: visible,
+                },
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// Hits over all cases and over the cases whose page has more than `k` passages.
+fn hits(
+    cases: &[Case],
+    k: usize,
+    misses: bool,
+    top: &dyn Fn(&Case) -> Result<Vec<usize>, String>,
+) -> Result<(usize, usize), String> {
+    let (mut all, mut long) = (0, 0);
+    for case in cases {
+        let kept: Vec<String> = top(case)?
+            .into_iter()
+            .map(|i| case.passages[i].clone())
+            .collect();
+        if guard::quote_in_passages(&case.quote, &kept) {
+            all += 1;
+            if case.passages.len() > k {
+                long += 1;
+            }
+        } else if misses {
+            println!("    missed: {}", case.claim);
+        }
+    }
+    Ok((all, long))
+}
+
+fn run() -> Result<(), String> {
+    let args = parse()?;
+    let cases = cases(&args.devset)?;
+    let k = args.top_k;
+    let long = cases.iter().filter(|c| c.passages.len() > k).count();
+    println!("cpu: {}", cpu_description());
+    println!(
+        "{}: {} quoted citations, {} on pages of more than {k} passages; a hit is the quote \
+         within the top {k}",
+        args.devset.display(),
+        cases.len(),
+        long
+    );
+    let row = |name: &str, (all, on_long): (usize, usize)| {
+        println!(
+            "{name:<34} {all:>4}/{} ({:.3})   long pages {on_long:>4}/{long} ({:.3})",
+            cases.len(),
+            all as f64 / cases.len().max(1) as f64,
+            on_long as f64 / long.max(1) as f64
+        );
+    };
+    row(
+        "bm25",
+        hits(&cases, k, args.misses, &|c| {
+            Ok(bm25::rank(&c.claim, &c.ranking.passages, k))
+        })?,
+    );
+    for shortlist in [k, 6, 12, 0] {
+        for fusion in [Fusion::Embedding, Fusion::Rrf { k: 60 }] {
+            let options = EmbeddingOptions {
+                model_dir: args.model_dir.clone(),
+                fetch: None,
+                cache_dir: None,
+                shortlist,
+                fusion,
+                ..EmbeddingOptions::from_env().map_err(|e| e.to_string())?
+            };
+            let ranker = EmbeddingRanker::open(&options).map_err(|e| e.to_string())?;
+            let counted = hits(&cases, k, args.misses, &|c| {
+                ranker
+                    .top_k(&c.claim, &c.ranking, k)
+                    .map_err(|e| e.to_string())
+            })?;
+            row(
+                &format!("embedding shortlist {shortlist} {fusion}"),
+                counted,
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The CPU's model name and the vector flags that matter to the kernels.
+fn cpu_description() -> String {
+    let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let field = |name: &str| {
+        info.lines()
+            .find(|l| l.starts_with(name))
+            .and_then(|l| l.split_once(':'))
+            .map(|(_, v)| v.trim().to_string())
+            .unwrap_or_default()
+    };
+    let flags = field("flags");
+    let present: Vec<&str> = ["avx2", "fma", "avx512f", "avx512_bf16", "avx_vnni"]
+        .into_iter()
+        .filter(|w| flags.split_whitespace().any(|f| f == *w))
+        .collect();
+    format!(
+        "{} ({} logical CPUs); flags: {}",
+        field("model name"),
+        std::thread::available_parallelism().map_or(0, |n| n.get()),
+        present.join(" ")
+    )
+}
+
+fn main() {
+    if let Err(err) = run() {
+        eprintln!("rank-bench: {err}");
+        std::process::exit(2);
+    }
+}

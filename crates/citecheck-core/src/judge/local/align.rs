@@ -654,8 +654,17 @@ pub fn align(
             // who chairs the campaign, told the meeting" against "Priya Castellane told the
             // meeting"); below, such a rival still needs the sentence to say what the claim
             // says.
+            // Another name of the claim name's kind ("the University of Brackenford" for
+            // "Halvard University") stands in its place wherever it is, when the sentence uses
+            // none of the claim name's own words ("Hubble was launched ... from Kennedy Space
+            // Center" still says "Hubble").
             .find(|s| {
-                anchored(claim, c, sentence, s, &numbers) || (opens(claim, c) && opens(sentence, s))
+                anchored(claim, c, sentence, s, &numbers)
+                    || (opens(claim, c) && opens(sentence, s))
+                    || (sentence.sibling_of(s, c)
+                        && c.forms
+                            .iter()
+                            .all(|f| s.forms.contains(f) || !sentence.vocabulary.contains(f)))
             });
         // A name tied to the claim's place by a shared date or figure alone stands in it only
         // when the sentence states what the claim says happened: "served as president of the
@@ -1763,6 +1772,32 @@ fn negated(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn another_name_of_the_claim_name_s_kind_is_its_rival_wherever_it_stands() {
+        let a = aligned(
+            "Meridian started out in 2008 as a spin-off from Halvard University's immunology \
+             department.",
+            "Meridian was set up in 2008 by Raman and Professor Hugh Lindqvist as a spin-out \
+             from the department of immunology at the University of Brackenford.",
+        );
+        assert_eq!(
+            a.entity_conflict,
+            Some((
+                "Halvard University's".to_string(),
+                "University of Brackenford".to_string()
+            )),
+            "{}",
+            a.describe()
+        );
+        // Not when the sentence still uses one of the claim name's own words.
+        let a = aligned(
+            "The Hubble Space Telescope was launched in 1990 aboard the Space Shuttle Discovery.",
+            "Hubble was launched on April 24, 1990, aboard the Space Shuttle Discovery from \
+             Kennedy Space Center in Florida.",
+        );
+        assert_eq!(a.entity_conflict, None, "{}", a.describe());
+    }
 
     #[test]
     fn a_place_reached_through_a_preposition_has_no_rival_in_the_sentence_s_subject() {

@@ -727,6 +727,14 @@ impl Analysis {
     /// a river, a family), not the name. A title is no such word: "President Biden" and "Joe
     /// Biden" are one man.
     fn names_a_sibling(&self, entity: &Entity) -> bool {
+        self.entities
+            .iter()
+            .any(|other| self.sibling_of(other, entity))
+    }
+
+    /// Whether `other`, one of this text's names, is another thing of `entity`'s kind (see
+    /// [`Analysis::names_a_sibling`]).
+    pub fn sibling_of(&self, other: &Entity, entity: &Entity) -> bool {
         // A short form of the name beside the other ("Oskarsson was born in Skelby, the eldest
         // of five children of Anders Oskarsson") is the name itself.
         // Not inside another name that is not the claim's ("the Black Sea and the Red Sea").
@@ -743,20 +751,19 @@ impl Analysis {
             })
         };
         let title = |f: &str| titles().contains(f);
-        self.entities.iter().any(|other| {
+        let sibling = |other: &Entity, forms: &[&String]| {
             let shared = || {
-                other
-                    .forms
+                forms
                     .iter()
                     .zip(&entity.forms)
-                    .filter(|(a, b)| a == b)
-                    .map(|(a, _)| a)
+                    .filter(|(a, b)| **a == *b)
+                    .map(|(a, _)| *a)
             };
             if shared().any(alone) {
                 return false;
             }
-            let pairs = || other.forms.iter().zip(&entity.forms);
-            other.forms.len() == entity.forms.len()
+            let pairs = || forms.iter().copied().zip(&entity.forms);
+            forms.len() == entity.forms.len()
                 && pairs().any(|(a, b)| a == b)
                 && pairs().enumerate().any(|(i, (a, b))| {
                     a != b
@@ -765,7 +772,16 @@ impl Analysis {
                         && !self.vocabulary.contains(b)
                         && !(i == 0 && (opening_verb(other) || opening_verb(entity)))
                 })
-        })
+        };
+        // A two-word name with "of" puts its kind first, one without puts it last: "the
+        // University of Brackenford" is of the kind of "Halvard University".
+        let of = |e: &Entity| e.text.contains(" of ");
+        let forms: Vec<&String> = other.forms.iter().collect();
+        sibling(other, &forms)
+            || (forms.len() == 2 && entity.forms.len() == 2 && of(other) != of(entity) && {
+                let reversed: Vec<&String> = forms.iter().rev().copied().collect();
+                sibling(other, &reversed)
+            })
     }
 
     fn refers_to(&self, entity: &Entity, needed: usize) -> bool {
@@ -1394,6 +1410,18 @@ fn modified_noun(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_name_with_of_is_of_the_kind_of_one_without() {
+        let claim = Analysis::new("It began at Halvard University.");
+        let sentence = Analysis::new("It began at the University of Brackenford.");
+        let ours = &claim.entities[0];
+        let theirs = &sentence.entities[0];
+        assert!(sentence.sibling_of(theirs, ours), "{theirs:?} / {ours:?}");
+        // The same university either way round is no sibling.
+        let same = Analysis::new("It began at the University of Halvard.");
+        assert!(!same.sibling_of(&same.entities[0], ours));
+    }
 
     #[test]
     fn a_name_sharing_only_its_kind_word_with_another_is_not_mentioned_by_it() {

@@ -525,6 +525,21 @@ fn after_name(lexemes: &[Lexeme<'_>], lower: &[String], i: usize) -> bool {
         && !lexicon::COMPARATORS
             .iter()
             .any(|&(first, _, _)| first == word);
+    // "Voyager 2 can be commanded", "Python 3 was released": a whole number between a name
+    // that opens the sentence and a singular verb is the name's number; a count would take a
+    // plural verb ("Exactly 40 were hurt").
+    let name_at_opening = opens_sentence
+        && !is_stopword(word)
+        && !lexicon::HEDGES.contains(&word)
+        && !lexicon::COMPARATORS
+            .iter()
+            .any(|&(first, _, _)| first == word)
+        && lower.get(i + 1).is_some_and(|next| {
+            matches!(
+                next.as_str(),
+                "is" | "was" | "has" | "had" | "can" | "could" | "will" | "would" | "does" | "did"
+            )
+        });
     // "Apple's 150 stores" and "5,000 cars" are amounts: a possessive owns the quantity, and
     // model numbers are not written with thousands separators.
     let possessive = word.ends_with("'s") || word.ends_with("\u{2019}s");
@@ -533,7 +548,7 @@ fn after_name(lexemes: &[Lexeme<'_>], lower: &[String], i: usize) -> bool {
         && !possessive
         && !lexemes[i].text.contains(',')
         && prev.start + prev.text.len() < lexemes[i].start
-        && (!opens_sentence || version_at_opening)
+        && (!opens_sentence || version_at_opening || name_at_opening)
         && !lexicon::MONTHS.contains(&word)
         && !lexicon::WEEKDAYS.contains(&word)
         && !lexicon::CURRENCY_PREFIXES.contains(&word)
@@ -604,10 +619,13 @@ fn is_comparative(word: &str) -> bool {
 }
 
 fn hedged_at(lower: &[String], i: usize) -> bool {
-    [i.checked_sub(1), i.checked_sub(2)]
+    let before = |back: usize| i.checked_sub(back).map(|p| lower[p].as_str());
+    [before(1), before(2)]
         .into_iter()
         .flatten()
-        .any(|p| lexicon::HEDGES.contains(&lower[p].as_str()))
+        .any(|w| lexicon::HEDGES.contains(&w))
+        // "close to forty ships", as "nearly forty".
+        || (before(2) == Some("close") && before(1) == Some("to"))
 }
 
 /// The percentage unit.
@@ -1241,6 +1259,30 @@ mod tests {
         }
         // A number after a name that is no month stays the name's ("Model 3").
         assert!(first("The Model 3 went on sale.").identifier);
+    }
+
+    #[test]
+    fn a_whole_number_after_an_opening_name_and_before_a_singular_verb_is_the_name_s() {
+        for text in [
+            "Voyager 2 can be commanded only from Canberra.",
+            "Python 3 was released.",
+        ] {
+            assert!(first(text).identifier, "{text}");
+        }
+        // A count takes a plural verb; a hedge or a bound leads an amount.
+        for text in [
+            "Exactly 40 were hurt.",
+            "Roughly 40 was the count.",
+            "In 2019 was ...",
+        ] {
+            assert!(!first(text).identifier, "{text}");
+        }
+    }
+
+    #[test]
+    fn close_to_a_number_hedges_it() {
+        assert!(first("close to forty ships were waiting").hedged);
+        assert!(!first("close by, forty ships were waiting").hedged);
     }
 
     #[test]

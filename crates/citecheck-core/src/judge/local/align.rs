@@ -323,6 +323,10 @@ pub fn align(
             {
                 NumberFit::Match
             }
+            // A span the claim puts between two of its own years ("for half a century, ...
+            // in 1972 and ... in 2022"), both of which the sentence states: another span there
+            // ("five years before launch") is about something else.
+            NumberFit::Conflict if years_between(claim, q, sentence) => NumberFit::Match,
             NumberFit::Conflict if within_a_range(q, sentence) => NumberFit::Missing,
             NumberFit::Conflict if difference_of_two(q, sentence) => NumberFit::Missing,
             NumberFit::Conflict if year_before_named(claim, q, sentence) => NumberFit::Missing,
@@ -1772,6 +1776,24 @@ fn negated(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_span_between_two_of_the_claim_s_years_the_sentence_states_is_stated() {
+        let claim = "Ed Stone was the mission's chief scientist for half a century, taking on \
+                     the role in 1972 and relinquishing it in 2022.";
+        let a = aligned(
+            claim,
+            "Ed Stone became project scientist in 1972, five years before launch, and did not \
+             step down until 2022.",
+        );
+        assert!(!a.number_conflict(), "{}", a.describe());
+        // Without both years the other span still conflicts.
+        let a = aligned(
+            "Ed Stone was the mission's chief scientist for half a century.",
+            "Ed Stone was the mission's chief scientist for five years.",
+        );
+        assert!(a.number_conflict(), "{}", a.describe());
+    }
 
     #[test]
     fn another_name_of_the_claim_name_s_kind_is_its_rival_wherever_it_stands() {

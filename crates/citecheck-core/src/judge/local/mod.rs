@@ -81,6 +81,14 @@ pub const PAIR_WORTH: f64 = 0.4;
 /// as it is ("€300 million", "6,500 cubic metres", "27 votes to 16"): such a figure is rarely
 /// shared by chance, and the words around it are the ones paraphrased.
 pub const NUMBER_MARGIN: f64 = 0.1;
+/// How much less coverage a sentence needs when it states two or more of the claim's telling
+/// figures as they are ("bought some 177,000 himself, which left Egypt holding about 44 per
+/// cent" for "about 177,000 shares, ... roughly 44% of the canal company"): two rare figures
+/// together, and nothing against the claim, are the claim's facts however the words around
+/// them are paraphrased. Set on the development set (issue 18's twenty-eighth round): margins
+/// of 0.2, 0.3, 0.35 and 0.4 gained 2, 4, 4 and 5 supported citations and cost none; 0.3
+/// keeps the bar at the floor below which no near miss is read at all.
+pub const NUMBERS_MARGIN: f64 = 0.3;
 /// The heuristic's version, reported as the judge's `prompt_version`.
 pub const HEURISTIC_VERSION: &str = "local-v1";
 pub const MODEL: &str = "heuristic-v1";
@@ -537,9 +545,12 @@ impl LocalJudge {
     }
 
     /// The coverage a consistent sentence needs to support the claim: the support threshold,
-    /// less [`NUMBER_MARGIN`] when it states one of the claim's telling figures as it is.
+    /// less [`NUMBER_MARGIN`] when it states one of the claim's telling figures as it is, less
+    /// [`NUMBERS_MARGIN`] when it states two or more.
     fn support_bar(&self, alignment: &Alignment) -> f64 {
-        if alignment.telling_numbers > 0 {
+        if alignment.telling_numbers > 1 {
+            self.thresholds.support - NUMBERS_MARGIN
+        } else if alignment.telling_numbers > 0 {
             self.thresholds.support - NUMBER_MARGIN
         } else {
             self.thresholds.support
@@ -1068,6 +1079,25 @@ mod tests {
         let year = Analysis::new("The river carries water in 1990.");
         let alignment = align(&claim, &year, &[], &Topic::default(), &Weights::default());
         assert_eq!(judge.support_bar(&alignment), DEFAULT_SUPPORT_THRESHOLD);
+    }
+
+    #[test]
+    fn two_telling_figures_stated_as_they_are_support_a_paraphrase() {
+        let claim = "Egypt's viceroy Said absorbed the unsold remainder of the company's stock, \
+                     about 177,000 shares, so that his country ended up owning roughly 44% of \
+                     the canal company.";
+        let sentence = "The Universal Company of the Maritime Canal of Suez was incorporated in \
+                        December 1858 with a capital of 200 million francs, divided into 400,000 \
+                        shares of 500 francs each; French investors, many of them small savers, \
+                        took up more than half, and Said, when the rest went unsold, bought some \
+                        177,000 himself, which left Egypt holding about 44 per cent of the \
+                        company.";
+        let j = judged(claim, &[sentence]);
+        assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
+        // One of the two figures otherwise leaves the paraphrase short of support.
+        let one = sentence.replace("some 177,000", "most of the remainder");
+        let j = judged(claim, &[one.as_str()]);
+        assert_eq!(j.label, JudgeLabel::NotFound, "{:?}", j.detail);
     }
 
     #[test]

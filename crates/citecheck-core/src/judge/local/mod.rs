@@ -79,8 +79,11 @@ pub const PARTIAL_STATEMENT: f64 = 0.8;
 pub const PAIR_WORTH: f64 = 0.4;
 /// How much less coverage a sentence needs when it states one of the claim's telling figures
 /// as it is ("€300 million", "6,500 cubic metres", "27 votes to 16"): such a figure is rarely
-/// shared by chance, and the words around it are the ones paraphrased.
-pub const NUMBER_MARGIN: f64 = 0.1;
+/// shared by chance, and the words around it are the ones paraphrased. Was 0.1 until issue
+/// 18's twenty-eighth round; on the development set with that round, 0.15 gained 6 supported
+/// citations and lost 2 `not_found` ones (meaning; +7 with words only), and 0.2 gained 8 and
+/// lost 5.
+pub const NUMBER_MARGIN: f64 = 0.15;
 /// How much less coverage a sentence needs when it states two or more of the claim's telling
 /// figures as they are ("bought some 177,000 himself, which left Egypt holding about 44 per
 /// cent" for "about 177,000 shares, ... roughly 44% of the canal company"): two rare figures
@@ -1076,6 +1079,9 @@ mod tests {
         assert_eq!(alignment.telling_numbers, 1);
         let bar = judge.support_bar(&alignment);
         assert!((bar - (DEFAULT_SUPPORT_THRESHOLD - NUMBER_MARGIN)).abs() < 1e-9);
+        // The development set's paraphrases around one telling figure reach 0.55 (issue 18's
+        // twenty-eighth round: "Lindahl expects two more cuts ... leave the rate at 3.25%").
+        assert!(bar <= 0.55 + 1e-9, "{bar}");
         let year = Analysis::new("The river carries water in 1990.");
         let alignment = align(&claim, &year, &[], &Topic::default(), &Weights::default());
         assert_eq!(judge.support_bar(&alignment), DEFAULT_SUPPORT_THRESHOLD);
@@ -1999,7 +2005,8 @@ mod tests {
     #[test]
     fn a_near_miss_that_means_the_claim_supports_it_only_with_an_encoder() {
         // Few shared words: the words alone leave it open.
-        let claim = "Water evaporates at 100 degrees Celsius at sea level on coasts.";
+        let claim =
+            "Water evaporates at 100 degrees Celsius at sea level on sunny coasts and beaches.";
         let passage = "Pure water turns to vapour at 100 degrees Celsius at sea level.";
         let words = judged(claim, &[passage]);
         assert_eq!(words.label, JudgeLabel::NotFound, "{:?}", words.detail);

@@ -174,10 +174,18 @@ const ALIASES: &[&[&str]] = &[
     &["uae", "united arab emirates"],
     &["moon"],
     &["sun"],
+    // The building names the department in news writing as often as its own name does.
+    &[
+        "pentagon",
+        "dod",
+        "department of defense",
+        "us department of defense",
+        "united states department of defense",
+    ],
 ];
 
 /// The letters names of [`ALIASES`] start with, and "t" of "the".
-const ALIAS_LEADS: &str = "abeghmnstuw";
+const ALIAS_LEADS: &str = "abdeghmnpstuw";
 
 /// Words in lower case that name what a name of [`ALIASES`] names: "the world" for Earth,
 /// "lunar orbit" for the Moon's, "the solar system" for the Sun's.
@@ -1605,6 +1613,11 @@ mod tests {
         assert_eq!(alias_group("France"), None);
         assert_eq!(alias_group("the EU"), alias_group("European Union"));
         assert_eq!(alias_group("UAE"), alias_group("the United Arab Emirates"));
+        assert_eq!(
+            alias_group("The Pentagon's"),
+            alias_group("United States Department of Defense")
+        );
+        assert_ne!(alias_group("Pentagon"), None);
     }
 
     #[test]

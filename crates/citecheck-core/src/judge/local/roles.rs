@@ -120,6 +120,10 @@ fn frame_between<'a>(
 ) -> Option<Frame<'a>> {
     // A date between the verb and what it governs ("agreed on October 9, 2006, to acquire")
     // says when, not who: the frame reads across it.
+    // Most neighbouring names stand far apart: settled before any date is looked for.
+    if from >= after.span.start || after.span.start - from > GAP + 1 + AFTER_VERB + DATED {
+        return None;
+    }
     let dated = dated_adjunct(text, from..after.span.start);
     let between: Vec<usize> = (from..after.span.start)
         .filter(|i| !dated.contains(i))
@@ -234,6 +238,10 @@ fn dated_adjunct(text: &Analysis, range: std::ops::Range<usize>) -> std::ops::Ra
     }
     range.start..range.start
 }
+
+/// How many lexemes a date between a verb and its infinitive may take (", on October 9,
+/// 2006,").
+const DATED: usize = 7;
 
 /// How many lexemes a loose frame may run from its verb to its second name.
 const LOOSE_REACH: usize = 14;

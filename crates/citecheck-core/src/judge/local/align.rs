@@ -326,7 +326,11 @@ pub fn align(
             // A span the claim puts between two of its own years ("for half a century, ...
             // in 1972 and ... in 2022"), both of which the sentence states: another span there
             // ("five years before launch") is about something else.
-            NumberFit::Conflict if years_between(claim, q, sentence) => NumberFit::Match,
+            NumberFit::Conflict
+                if !years_of(claim).is_empty() && years_between(claim, q, sentence) =>
+            {
+                NumberFit::Match
+            }
             NumberFit::Conflict if within_a_range(q, sentence) => NumberFit::Missing,
             NumberFit::Conflict if difference_of_two(q, sentence) => NumberFit::Missing,
             NumberFit::Conflict if year_before_named(claim, q, sentence) => NumberFit::Missing,
@@ -665,7 +669,7 @@ pub fn align(
             .find(|s| {
                 anchored(claim, c, sentence, s, &numbers)
                     || (opens(claim, c) && opens(sentence, s))
-                    || (sentence.sibling_of(s, c)
+                    || (sentence.names_another_of_its_kind(s, c)
                         && c.forms
                             .iter()
                             .all(|f| s.forms.contains(f) || !sentence.vocabulary.contains(f)))
@@ -1787,6 +1791,14 @@ mod tests {
              step down until 2022.",
         );
         assert!(!a.number_conflict(), "{}", a.describe());
+        // A claim that names no year of its own takes no two years of the sentence as its
+        // span's ends.
+        let a = aligned(
+            "The bridge opened five years after construction began.",
+            "Construction began in 1927 and the bridge opened in 1937, ten years after work \
+             started; the design was revised in 1932.",
+        );
+        assert!(a.number_conflict(), "{}", a.describe());
         // Without both years the other span still conflicts.
         let a = aligned(
             "Ed Stone was the mission's chief scientist for half a century.",

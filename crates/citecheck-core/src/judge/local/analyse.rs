@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 use super::clause::Clauses;
 use super::facts;
-use super::lex::{is_stopword, lex, normalise, written_as_name, LexKind, Lexeme};
+use super::lex::{forms_of, is_stopword, lex, normalise, written_as_name, LexKind, Lexeme};
 use super::lexicon;
 use super::lexicon::Dimension;
 use super::numbers::{quantities, Measure, Quantity};
@@ -735,14 +735,45 @@ impl Analysis {
     /// a river, a family), not the name. A title is no such word: "President Biden" and "Joe
     /// Biden" are one man.
     fn names_a_sibling(&self, entity: &Entity) -> bool {
-        self.entities
-            .iter()
-            .any(|other| self.sibling_of(other, entity))
+        // "The University of Brackenford" names another university than "Halvard
+        // University", so its "University" mentions no part of the claim's name.
+        self.entities.iter().any(|other| {
+            self.sibling_of(other, entity, false) || self.names_another_of_its_kind(other, entity)
+        })
+    }
+
+    /// Whether `other`, one of this text's names, is another place, building, body or event
+    /// of `entity`'s kind: a sibling (see [`Analysis::names_a_sibling`]) whose shared word is
+    /// one of [`lexicon::NAME_HEADS`] ("University", "Sea", "Party"), read in either order
+    /// for a two-word name with "of" against one without ("the University of Brackenford" is
+    /// of the kind of "Halvard University"). A shared place or first name is no kind: "London
+    /// Bridge" is no rival of "the Tower of London", nor "Joe Manchin" of "Joe Biden".
+    pub fn names_another_of_its_kind(&self, other: &Entity, entity: &Entity) -> bool {
+        static HEADS: OnceLock<Vec<String>> = OnceLock::new();
+        let heads = HEADS.get_or_init(|| forms_of(lexicon::NAME_HEADS));
+        let shared_heads = |forms: &[&String]| {
+            let shared: Vec<&String> = forms
+                .iter()
+                .zip(&entity.forms)
+                .filter(|(a, b)| **a == *b)
+                .map(|(a, _)| *a)
+                .collect();
+            !shared.is_empty() && shared.iter().all(|f| heads.contains(f))
+        };
+        let forms: Vec<&String> = other.forms.iter().collect();
+        let of = |e: &Entity| e.text.contains(" of ");
+        let reversed: Vec<&String> = forms.iter().rev().copied().collect();
+        (shared_heads(&forms) && self.sibling_of(other, entity, false))
+            || (forms.len() == 2
+                && entity.forms.len() == 2
+                && of(other) != of(entity)
+                && shared_heads(&reversed)
+                && self.sibling_of(other, entity, true))
     }
 
     /// Whether `other`, one of this text's names, is another thing of `entity`'s kind (see
-    /// [`Analysis::names_a_sibling`]).
-    pub fn sibling_of(&self, other: &Entity, entity: &Entity) -> bool {
+    /// [`Analysis::names_a_sibling`]), its words read in reverse order when `reversed`.
+    fn sibling_of(&self, other: &Entity, entity: &Entity, reversed: bool) -> bool {
         // A short form of the name beside the other ("Oskarsson was born in Skelby, the eldest
         // of five children of Anders Oskarsson") is the name itself.
         // Not inside another name that is not the claim's ("the Black Sea and the Red Sea").
@@ -781,15 +812,11 @@ impl Analysis {
                         && !(i == 0 && (opening_verb(other) || opening_verb(entity)))
                 })
         };
-        // A two-word name with "of" puts its kind first, one without puts it last: "the
-        // University of Brackenford" is of the kind of "Halvard University".
-        let of = |e: &Entity| e.text.contains(" of ");
-        let forms: Vec<&String> = other.forms.iter().collect();
+        let mut forms: Vec<&String> = other.forms.iter().collect();
+        if reversed {
+            forms.reverse();
+        }
         sibling(other, &forms)
-            || (forms.len() == 2 && entity.forms.len() == 2 && of(other) != of(entity) && {
-                let reversed: Vec<&String> = forms.iter().rev().copied().collect();
-                sibling(other, &reversed)
-            })
     }
 
     fn refers_to(&self, entity: &Entity, needed: usize) -> bool {
@@ -1425,10 +1452,42 @@ mod tests {
         let sentence = Analysis::new("It began at the University of Brackenford.");
         let ours = &claim.entities[0];
         let theirs = &sentence.entities[0];
-        assert!(sentence.sibling_of(theirs, ours), "{theirs:?} / {ours:?}");
-        // The same university either way round is no sibling.
+        assert!(
+            sentence.names_another_of_its_kind(theirs, ours),
+            "{theirs:?} / {ours:?}"
+        );
+        // The same university either way round is no other one; nor is a name that shares a
+        // place or a first name rather than a kind.
         let same = Analysis::new("It began at the University of Halvard.");
-        assert!(!same.sibling_of(&same.entities[0], ours));
+        assert!(!same.names_another_of_its_kind(&same.entities[0], ours));
+        for (claim, sentence) in [
+            (
+                "They keep the Crown Jewels at the Tower of London.",
+                "It is a short walk from London Bridge.",
+            ),
+            (
+                "It drains into the Gulf of Mexico.",
+                "Crews came from Mexico City.",
+            ),
+            (
+                "Joe Biden signed the bill.",
+                "It was a deal with Joe Manchin.",
+            ),
+        ] {
+            let (claim, sentence) = (Analysis::new(claim), Analysis::new(sentence));
+            let ours = claim
+                .entities
+                .iter()
+                .find(|e| e.forms.len() == 2)
+                .expect("name");
+            assert!(
+                !sentence
+                    .entities
+                    .iter()
+                    .any(|s| sentence.names_another_of_its_kind(s, ours)),
+                "{ours:?}"
+            );
+        }
     }
 
     #[test]

@@ -92,6 +92,11 @@ pub const NUMBER_MARGIN: f64 = 0.15;
 /// of 0.2, 0.3, 0.35 and 0.4 gained 2, 4, 4 and 5 supported citations and cost none; 0.3
 /// keeps the bar at the floor below which no near miss is read at all.
 pub const NUMBERS_MARGIN: f64 = 0.3;
+/// How much of the claim's own words (what it says happened) a sentence needs for
+/// [`NUMBERS_MARGIN`]: two figures with another act around them ("recruited 1,200 seasonal
+/// packers, 15% of its staff" against "cut about 1,200 jobs, roughly 15% of the workforce")
+/// are not the claim's facts. The development set's gains stood at 0.30 to 0.35.
+pub const NUMBERS_PREDICATE_FLOOR: f64 = 0.25;
 /// The heuristic's version, reported as the judge's `prompt_version`.
 pub const HEURISTIC_VERSION: &str = "local-v1";
 pub const MODEL: &str = "heuristic-v1";
@@ -549,9 +554,12 @@ impl LocalJudge {
 
     /// The coverage a consistent sentence needs to support the claim: the support threshold,
     /// less [`NUMBER_MARGIN`] when it states one of the claim's telling figures as it is, less
-    /// [`NUMBERS_MARGIN`] when it states two or more.
+    /// [`NUMBERS_MARGIN`] when it states two or more and enough of the claim's own words
+    /// ([`NUMBERS_PREDICATE_FLOOR`]).
     fn support_bar(&self, alignment: &Alignment) -> f64 {
-        if alignment.telling_numbers > 1 {
+        if alignment.telling_numbers > 1
+            && alignment.predicate_coverage() >= NUMBERS_PREDICATE_FLOOR
+        {
             self.thresholds.support - NUMBERS_MARGIN
         } else if alignment.telling_numbers > 0 {
             self.thresholds.support - NUMBER_MARGIN
@@ -1104,6 +1112,13 @@ mod tests {
         let one = sentence.replace("some 177,000", "most of the remainder");
         let j = judged(claim, &[one.as_str()]);
         assert_eq!(j.label, JudgeLabel::NotFound, "{:?}", j.detail);
+        // Two figures with another act around them are not the claim's facts.
+        let j = judged(
+            "Halvorsen Foods cut about 1,200 jobs at its three plants last year, roughly 15% of \
+             the workforce.",
+            &["Halvorsen Foods recruited 1,200 seasonal packers, 15% of its staff."],
+        );
+        assert_ne!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
     }
 
     #[test]

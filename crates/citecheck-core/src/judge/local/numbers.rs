@@ -526,10 +526,12 @@ fn after_name(lexemes: &[Lexeme<'_>], lower: &[String], i: usize) -> bool {
             .iter()
             .any(|&(first, _, _)| first == word);
     // "Voyager 2 can be commanded", "Python 3 was released": a whole number between a name
-    // that opens the sentence and a singular verb is the name's number; a count would take a
-    // plural verb ("Exactly 40 were hurt").
+    // that opens the sentence and a verb that is singular or shows no number is the name's
+    // number. A count opening a sentence comes after an adverb ("Exactly 40 had been hurt",
+    // "Barely 40 will come") or takes a plural verb ("Forty were hurt").
     let name_at_opening = opens_sentence
         && !is_stopword(word)
+        && !word.ends_with("ly")
         && !lexicon::HEDGES.contains(&word)
         && !lexicon::COMPARATORS
             .iter()
@@ -1272,6 +1274,8 @@ mod tests {
         // A count takes a plural verb; a hedge or a bound leads an amount.
         for text in [
             "Exactly 40 were hurt.",
+            "Exactly 40 had been hurt.",
+            "Barely 40 will come.",
             "Roughly 40 was the count.",
             "In 2019 was ...",
         ] {

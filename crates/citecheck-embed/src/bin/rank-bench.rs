@@ -18,13 +18,14 @@
 //! beside the CPU model and its vector flags.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 use citecheck_core::extract;
 use citecheck_core::guard;
 use citecheck_core::limits::{Budget, PageLimits};
 use citecheck_core::passage::{self, DEFAULT_MAX_WORDS};
-use citecheck_core::rank::{bm25, PagePassages, Ranker, DEFAULT_TOP_K};
+use citecheck_core::rank::{Bm25Ranker, PagePassages, Ranker, DEFAULT_TOP_K};
 use citecheck_embed::{EmbeddingOptions, EmbeddingRanker, Fusion};
 
 struct Args {
@@ -162,20 +163,34 @@ fn run() -> Result<(), String> {
     row(
         "bm25",
         hits(&cases, k, args.misses, &|c| {
-            Ok(bm25::rank(&c.claim, &c.ranking.passages, k))
+            Bm25Ranker
+                .top_k(&c.claim, &c.ranking, k)
+                .map_err(|e| e.to_string())
         })?,
     );
-    for shortlist in [k, 6, 12, 0] {
+    // One model for every ranking; each ranker keeps its own memory-only cache.
+    let options = EmbeddingOptions {
+        model_dir: args.model_dir.clone(),
+        fetch: None,
+        cache_dir: None,
+        ..EmbeddingOptions::from_env().map_err(|e| e.to_string())?
+    };
+    let model = Arc::clone(
+        EmbeddingRanker::open(&options)
+            .map_err(|e| e.to_string())?
+            .embedder(),
+    );
+    let mut shortlists = vec![k, 6, 12, 0];
+    shortlists.dedup();
+    for shortlist in shortlists {
         for fusion in [Fusion::Embedding, Fusion::Rrf { k: 60 }] {
-            let options = EmbeddingOptions {
-                model_dir: args.model_dir.clone(),
-                fetch: None,
-                cache_dir: None,
-                shortlist,
-                fusion,
-                ..EmbeddingOptions::from_env().map_err(|e| e.to_string())?
-            };
-            let ranker = EmbeddingRanker::open(&options).map_err(|e| e.to_string())?;
+            let ranker = EmbeddingRanker::new(
+                Arc::clone(&model),
+                options.window,
+                options.batch_tokens,
+                None,
+            )
+            .with_stages(shortlist, fusion);
             let counted = hits(&cases, k, args.misses, &|c| {
                 ranker
                     .top_k(&c.claim, &c.ranking, k)

@@ -34,11 +34,9 @@ pub mod sentences;
 pub mod threads;
 pub mod tokenize;
 
-/// For the benchmark binary only.
+/// For the benchmark binaries only.
 #[doc(hidden)]
-pub mod bench_support {
-    pub use crate::kernels::{gemm_gflops, peak_gflops};
-}
+pub mod bench_support;
 
 pub use embedder::{cosine, Embedder, EmbedderOptions, Embedding, Runtime};
 pub use error::EmbedError;

@@ -22,12 +22,10 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use citecheck_core::extract;
 use citecheck_core::judge::meaning::Tokens;
 use citecheck_core::judge::{EncodeError, LocalJudge, SentenceEncoder};
-use citecheck_core::limits::{Budget, PageLimits};
-use citecheck_core::passage::{self, DEFAULT_MAX_WORDS};
 use citecheck_core::rank::{bm25, DEFAULT_TOP_K};
+use citecheck_embed::bench_support::{cpu_description, page_file, page_passages};
 use citecheck_embed::sentences::SentenceEmbedder;
 use citecheck_embed::{files, Embedder, EmbedderOptions};
 
@@ -71,21 +69,10 @@ fn citations(devset: &Path) -> Result<Vec<(String, Vec<String>)>, String> {
             serde_json::from_str(line).map_err(|e| format!("a claims line: {e}"))?;
         let claim = row["claim"].as_str().unwrap_or_default().to_string();
         for url in row["urls"].as_array().into_iter().flatten() {
-            let path = url.as_str().unwrap_or_default().trim_start_matches('/');
-            let file = if path.is_empty() {
-                devset.join("pages/index.html")
-            } else {
-                devset.join(format!("pages/{path}.html"))
-            };
-            let Ok(html) = std::fs::read_to_string(&file) else {
+            let file = page_file(devset, url.as_str().unwrap_or_default());
+            let Some(passages) = page_passages(&file)? else {
                 continue; // a dead link of the set: nothing to judge
             };
-            let budget = Budget::new(Duration::from_secs(60));
-            let markdown = extract::html_to_markdown(&html, None, &PageLimits::default(), &budget)
-                .map_err(|e| format!("{}: {e}", file.display()))?
-                .markdown;
-            let passages = passage::split(&markdown, DEFAULT_MAX_WORDS)
-                .map_err(|e| format!("{}: {e}", file.display()))?;
             let ranked = bm25::rank(&claim, &passages, DEFAULT_TOP_K)
                 .into_iter()
                 .map(|k| passages[k].clone())
@@ -102,44 +89,6 @@ fn process_cpu() -> Option<Duration> {
     let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
     let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
     Some(Duration::from_millis(ticks * 10))
-}
-
-/// The CPU's model name and the vector flags that matter to the kernels.
-fn cpu_description() -> String {
-    let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-    let field = |name: &str| {
-        info.lines()
-            .find(|l| l.starts_with(name))
-            .and_then(|l| l.split_once(':'))
-            .map(|(_, v)| v.trim().to_string())
-            .unwrap_or_default()
-    };
-    let flags = field("flags");
-    let wanted = [
-        "sse4_2",
-        "avx",
-        "avx2",
-        "fma",
-        "avx512f",
-        "avx512bw",
-        "avx512_bf16",
-        "avx_vnni",
-    ];
-    let present: Vec<&str> = wanted
-        .iter()
-        .copied()
-        .filter(|w| flags.split_whitespace().any(|f| f == *w))
-        .collect();
-    // The model name alone does not tell hosts apart ("AMD EPYC" for Zen 3, 4 and 5 alike).
-    format!(
-        "{} (family {}, model {}, stepping {}; {} logical CPUs); flags: {}",
-        field("model name"),
-        field("cpu family"),
-        field("model\t"),
-        field("stepping"),
-        std::thread::available_parallelism().map_or(0, |n| n.get()),
-        present.join(" ")
-    )
 }
 
 /// The sentence encoder, counting what the judge asks of it: texts asked for, and texts new to

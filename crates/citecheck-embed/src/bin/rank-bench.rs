@@ -19,13 +19,10 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Duration;
 
-use citecheck_core::extract;
 use citecheck_core::guard;
-use citecheck_core::limits::{Budget, PageLimits};
-use citecheck_core::passage::{self, DEFAULT_MAX_WORDS};
 use citecheck_core::rank::{Bm25Ranker, PagePassages, Ranker, DEFAULT_TOP_K};
+use citecheck_embed::bench_support::{cpu_description, page_file, page_passages};
 use citecheck_embed::{EmbeddingOptions, EmbeddingRanker, Fusion};
 
 struct Args {
@@ -79,21 +76,10 @@ fn cases(devset: &Path) -> Result<Vec<Case>, String> {
             let (Some(url), Some(quote)) = (gold["url"].as_str(), gold["quote"].as_str()) else {
                 continue;
             };
-            let path = url.trim_start_matches('/');
-            let file = if path.is_empty() {
-                devset.join("pages/index.html")
-            } else {
-                devset.join(format!("pages/{path}.html"))
-            };
-            let Ok(html) = std::fs::read_to_string(&file) else {
+            let file = page_file(devset, url);
+            let Some(passages) = page_passages(&file)? else {
                 continue;
             };
-            let budget = Budget::new(Duration::from_secs(60));
-            let markdown = extract::html_to_markdown(&html, None, &PageLimits::default(), &budget)
-                .map_err(|e| format!("{}: {e}", file.display()))?
-                .markdown;
-            let passages = passage::split(&markdown, DEFAULT_MAX_WORDS)
-                .map_err(|e| format!("{}: {e}", file.display()))?;
             // The ranker reads the passages' visible text, as the verifier hands it over.
             let visible: Vec<String> = passages
                 .iter()
@@ -203,29 +189,6 @@ fn run() -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-/// The CPU's model name and the vector flags that matter to the kernels.
-fn cpu_description() -> String {
-    let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-    let field = |name: &str| {
-        info.lines()
-            .find(|l| l.starts_with(name))
-            .and_then(|l| l.split_once(':'))
-            .map(|(_, v)| v.trim().to_string())
-            .unwrap_or_default()
-    };
-    let flags = field("flags");
-    let present: Vec<&str> = ["avx2", "fma", "avx512f", "avx512_bf16", "avx_vnni"]
-        .into_iter()
-        .filter(|w| flags.split_whitespace().any(|f| f == *w))
-        .collect();
-    format!(
-        "{} ({} logical CPUs); flags: {}",
-        field("model name"),
-        std::thread::available_parallelism().map_or(0, |n| n.get()),
-        present.join(" ")
-    )
 }
 
 fn main() {

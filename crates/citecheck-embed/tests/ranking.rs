@@ -335,19 +335,10 @@ fn devset_case(id: &str) -> (String, Vec<String>, PagePassages, String) {
         .expect("the claim");
     let gold = &row["gold"][0];
     let url = gold["url"].as_str().expect("url");
-    let html = std::fs::read_to_string(format!("{root}/pages{url}.html")).expect("page");
-    let budget = citecheck_core::limits::Budget::new(std::time::Duration::from_secs(60));
-    let markdown = citecheck_core::extract::html_to_markdown(
-        &html,
-        None,
-        &citecheck_core::limits::PageLimits::default(),
-        &budget,
-    )
-    .expect("extracts")
-    .markdown;
-    let passages =
-        citecheck_core::passage::split(&markdown, citecheck_core::passage::DEFAULT_MAX_WORDS)
-            .expect("passages");
+    let file = citecheck_embed::bench_support::page_file(std::path::Path::new(root), url);
+    let passages = citecheck_embed::bench_support::page_passages(&file)
+        .expect("extracts")
+        .expect("the page is in the set");
     let visible = passages
         .iter()
         .map(|p| citecheck_core::guard::strip_inline_markdown(p))

@@ -326,11 +326,7 @@ pub fn align(
             // A span the claim puts between two of its own years ("for half a century, ...
             // in 1972 and ... in 2022"), both of which the sentence states: another span there
             // ("five years before launch") is about something else.
-            NumberFit::Conflict
-                if !years_of(claim).is_empty() && years_between(claim, q, sentence) =>
-            {
-                NumberFit::Match
-            }
+            NumberFit::Conflict if between_own_years(claim, q, sentence) => NumberFit::Match,
             NumberFit::Conflict if within_a_range(q, sentence) => NumberFit::Missing,
             NumberFit::Conflict if difference_of_two(q, sentence) => NumberFit::Missing,
             NumberFit::Conflict if year_before_named(claim, q, sentence) => NumberFit::Missing,
@@ -1065,24 +1061,37 @@ fn years_of(text: &Analysis) -> Vec<f64> {
 /// 1989"). A span the claim ties to nothing ("took three years to build" against "designed in
 /// 1909 and rebuilt in 1912") is not worked out from any two years.
 fn years_between(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
+    if years_of(claim).is_empty() {
+        let Some((span, slack)) = year_span(q) else {
+            return false;
+        };
+        let stated = years_of(sentence);
+        dated_span(claim, q)
+            && stated.iter().enumerate().any(|(k, &a)| {
+                stated[k + 1..]
+                    .iter()
+                    .any(|&b| a != b && ((a - b).abs() - span).abs() <= slack)
+            })
+    } else {
+        between_own_years(claim, q, sentence)
+    }
+}
+
+/// Whether the claim's span of years lies between two of its own years, both of which the
+/// sentence states ("stood for about 28 years, from August 1961 until November 1989").
+fn between_own_years(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
     let Some((span, slack)) = year_span(q) else {
         return false;
     };
     let (ours, stated) = (years_of(claim), years_of(sentence));
-    let apart = |a: f64, b: f64| a != b && ((a - b).abs() - span).abs() <= slack;
-    if ours.is_empty() {
-        dated_span(claim, q)
-            && stated
-                .iter()
-                .enumerate()
-                .any(|(k, &a)| stated[k + 1..].iter().any(|&b| apart(a, b)))
-    } else {
-        ours.iter().enumerate().any(|(k, &a)| {
-            ours[k + 1..]
-                .iter()
-                .any(|&b| apart(a, b) && stated.contains(&a) && stated.contains(&b))
+    ours.iter().enumerate().any(|(k, &a)| {
+        ours[k + 1..].iter().any(|&b| {
+            a != b
+                && ((a - b).abs() - span).abs() <= slack
+                && stated.contains(&a)
+                && stated.contains(&b)
         })
-    }
+    })
 }
 
 /// Whether the claim's share of change ("fell by a quarter", "rose 27%") is the one the

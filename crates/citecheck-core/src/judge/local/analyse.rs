@@ -738,7 +738,8 @@ impl Analysis {
         // "The University of Brackenford" names another university than "Halvard
         // University", so its "University" mentions no part of the claim's name.
         self.entities.iter().any(|other| {
-            self.sibling_of(other, entity, false) || self.names_another_of_its_kind(other, entity)
+            self.sibling_of(other, entity, other.forms.iter())
+                || self.another_of_its_kind_reversed(other, entity)
         })
     }
 
@@ -749,31 +750,31 @@ impl Analysis {
     /// of the kind of "Halvard University"). A shared place or first name is no kind: "London
     /// Bridge" is no rival of "the Tower of London", nor "Joe Manchin" of "Joe Biden".
     pub fn names_another_of_its_kind(&self, other: &Entity, entity: &Entity) -> bool {
-        static HEADS: OnceLock<Vec<String>> = OnceLock::new();
-        let heads = HEADS.get_or_init(|| forms_of(lexicon::NAME_HEADS));
-        let shared_heads = |forms: &[&String]| {
-            let shared: Vec<&String> = forms
-                .iter()
-                .zip(&entity.forms)
-                .filter(|(a, b)| **a == *b)
-                .map(|(a, _)| *a)
-                .collect();
-            !shared.is_empty() && shared.iter().all(|f| heads.contains(f))
-        };
-        let forms: Vec<&String> = other.forms.iter().collect();
+        (shares_only_heads(other.forms.iter(), entity)
+            && self.sibling_of(other, entity, other.forms.iter()))
+            || self.another_of_its_kind_reversed(other, entity)
+    }
+
+    /// [`Analysis::names_another_of_its_kind`] for two two-word names, one with "of" and one
+    /// without, read the other way round.
+    fn another_of_its_kind_reversed(&self, other: &Entity, entity: &Entity) -> bool {
         let of = |e: &Entity| e.text.contains(" of ");
-        let reversed: Vec<&String> = forms.iter().rev().copied().collect();
-        (shared_heads(&forms) && self.sibling_of(other, entity, false))
-            || (forms.len() == 2
-                && entity.forms.len() == 2
-                && of(other) != of(entity)
-                && shared_heads(&reversed)
-                && self.sibling_of(other, entity, true))
+        other.forms.len() == 2
+            && entity.forms.len() == 2
+            && of(other) != of(entity)
+            && shares_only_heads(other.forms.iter().rev(), entity)
+            && self.sibling_of(other, entity, other.forms.iter().rev())
     }
 
     /// Whether `other`, one of this text's names, is another thing of `entity`'s kind (see
-    /// [`Analysis::names_a_sibling`]), its words read in reverse order when `reversed`.
-    fn sibling_of(&self, other: &Entity, entity: &Entity, reversed: bool) -> bool {
+    /// [`Analysis::names_a_sibling`]), with `forms` the words of `other` in the order to
+    /// compare them in.
+    fn sibling_of<'f>(
+        &self,
+        other: &Entity,
+        entity: &Entity,
+        forms: impl Iterator<Item = &'f String> + Clone,
+    ) -> bool {
         // A short form of the name beside the other ("Oskarsson was born in Skelby, the eldest
         // of five children of Anders Oskarsson") is the name itself.
         // Not inside another name that is not the claim's ("the Black Sea and the Red Sea").
@@ -790,33 +791,19 @@ impl Analysis {
             })
         };
         let title = |f: &str| titles().contains(f);
-        let sibling = |other: &Entity, forms: &[&String]| {
-            let shared = || {
-                forms
-                    .iter()
-                    .zip(&entity.forms)
-                    .filter(|(a, b)| **a == *b)
-                    .map(|(a, _)| *a)
-            };
-            if shared().any(alone) {
-                return false;
-            }
-            let pairs = || forms.iter().copied().zip(&entity.forms);
-            forms.len() == entity.forms.len()
-                && pairs().any(|(a, b)| a == b)
-                && pairs().enumerate().any(|(i, (a, b))| {
-                    a != b
-                        && !title(a)
-                        && !title(b)
-                        && !self.vocabulary.contains(b)
-                        && !(i == 0 && (opening_verb(other) || opening_verb(entity)))
-                })
-        };
-        let mut forms: Vec<&String> = other.forms.iter().collect();
-        if reversed {
-            forms.reverse();
+        let pairs = || forms.clone().zip(&entity.forms);
+        if pairs().filter(|(a, b)| a == b).any(|(a, _)| alone(a)) {
+            return false;
         }
-        sibling(other, &forms)
+        other.forms.len() == entity.forms.len()
+            && pairs().any(|(a, b)| a == b)
+            && pairs().enumerate().any(|(i, (a, b))| {
+                a != b
+                    && !title(a)
+                    && !title(b)
+                    && !self.vocabulary.contains(b)
+                    && !(i == 0 && (opening_verb(other) || opening_verb(entity)))
+            })
     }
 
     fn refers_to(&self, entity: &Entity, needed: usize) -> bool {
@@ -1273,6 +1260,15 @@ fn is_capitalised(lexeme: &Lexeme<'_>) -> bool {
 
 fn possessive(word: &str) -> bool {
     word.ends_with("'s") || word.ends_with("\u{2019}s")
+}
+
+/// Whether the words `forms` shares with `entity` in the same places are all kind words of
+/// [`lexicon::NAME_HEADS`] ("University", not "London" or "Joe"), and there is one at least.
+fn shares_only_heads<'f>(forms: impl Iterator<Item = &'f String>, entity: &Entity) -> bool {
+    static HEADS: OnceLock<Vec<String>> = OnceLock::new();
+    let heads = HEADS.get_or_init(|| forms_of(lexicon::NAME_HEADS));
+    let mut shared = forms.zip(&entity.forms).filter(|(a, b)| a == b).peekable();
+    shared.peek().is_some() && shared.all(|(f, _)| heads.contains(f))
 }
 
 /// `word` without its possessive "'s", if it has one.

@@ -515,27 +515,23 @@ fn after_name(lexemes: &[Lexeme<'_>], lower: &[String], i: usize) -> bool {
             )
     });
     let word = lower[p].as_str();
-    // "Lantern 4.0 contains", "Python 3.12 adds": a number with a point straight after a name
-    // that opens the sentence is its version, as inside a sentence; an opening function word,
-    // hedge or bound still leads an amount ("In 2.5 hours", "Roughly 4.5 tonnes").
-    let version_at_opening = opens_sentence
-        && lexemes[i].text.contains('.')
+    // An opening word that may be a name: an opening function word, hedge or bound leads an
+    // amount ("In 2.5 hours", "Roughly 4.5 tonnes").
+    let opening_name = opens_sentence
         && !is_stopword(word)
         && !lexicon::HEDGES.contains(&word)
         && !lexicon::COMPARATORS
             .iter()
             .any(|&(first, _, _)| first == word);
+    // "Lantern 4.0 contains", "Python 3.12 adds": a number with a point straight after a name
+    // that opens the sentence is its version, as inside a sentence.
+    let version_at_opening = opening_name && lexemes[i].text.contains('.');
     // "Voyager 2 can be commanded", "Python 3 was released": a whole number between a name
     // that opens the sentence and a verb that is singular or shows no number is the name's
     // number. A count opening a sentence comes after an adverb ("Exactly 40 had been hurt",
     // "Barely 40 will come") or takes a plural verb ("Forty were hurt").
-    let name_at_opening = opens_sentence
-        && !is_stopword(word)
+    let name_at_opening = opening_name
         && !word.ends_with("ly")
-        && !lexicon::HEDGES.contains(&word)
-        && !lexicon::COMPARATORS
-            .iter()
-            .any(|&(first, _, _)| first == word)
         && lower.get(i + 1).is_some_and(|next| {
             matches!(
                 next.as_str(),

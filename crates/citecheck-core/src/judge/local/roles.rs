@@ -90,7 +90,7 @@ fn frames(text: &Analysis) -> Vec<Frame<'_>> {
 /// ends the sentence's part, and a preposition after the closing comma goes on about something
 /// else than the name ("Chapel Street Studios, a chapel in Millbrook, with the producer ...").
 fn past_apposition(text: &Analysis, name: &Entity) -> Option<usize> {
-    let comma = |i: usize| text.breaks.get(i).copied().flatten() == Some(Break::Comma);
+    let comma = |i: usize| is_comma(text, i);
     let open = name.span.end;
     if !comma(open)
         || !text
@@ -204,7 +204,7 @@ fn frame_between<'a>(
 /// on 7 November 1867 in Warsaw"): seven supported pairs of the read probes were called
 /// contradicted.
 fn dated_adjunct(text: &Analysis, range: std::ops::Range<usize>) -> std::ops::Range<usize> {
-    let comma = |i: usize| text.breaks.get(i).copied().flatten() == Some(Break::Comma);
+    let comma = |i: usize| is_comma(text, i);
     let dated = |i: usize| {
         text.quantities
             .iter()
@@ -315,6 +315,11 @@ fn loose_frame<'a>(
             }
             false
         })
+}
+
+/// Whether lexeme `i` of `text` is a comma.
+fn is_comma(text: &Analysis, i: usize) -> bool {
+    text.breaks.get(i).copied().flatten() == Some(Break::Comma)
 }
 
 /// Whether two names are one: the words of one are all words of the other ("Williams" and
@@ -508,7 +513,7 @@ fn same_shape(theirs: &Entity, ours: &Entity) -> bool {
 /// ("In 2014, Google acquired Beats" lists nothing).
 fn coordinated(text: &Analysis, name: &Entity) -> bool {
     let conjunction = |i: usize| matches!(text.form(i), Some("and" | "or"));
-    let comma = |i: usize| text.breaks.get(i).copied().flatten() == Some(Break::Comma);
+    let comma = |i: usize| is_comma(text, i);
     let in_a_name = |i: usize| text.entities.iter().any(|e| e.span.contains(&i));
     let before = name.span.start.checked_sub(1);
     let after = name.span.end;

@@ -4,9 +4,10 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use citecheck_core::extract;
 use citecheck_core::limits::{Budget, PageLimits};
 use citecheck_core::passage::{self, DEFAULT_MAX_WORDS};
+use citecheck_core::rank::PagePassages;
+use citecheck_core::{extract, guard};
 
 pub use crate::kernels::{gemm_gflops, peak_gflops};
 
@@ -33,6 +34,20 @@ pub fn page_passages(file: &Path) -> Result<Option<Vec<String>>, String> {
     passage::split(&markdown, DEFAULT_MAX_WORDS)
         .map(Some)
         .map_err(|e| format!("{}: {e}", file.display()))
+}
+
+/// The passages as a ranker reads them: their visible text, as the verifier hands it over,
+/// keyed by the file (one key per page, so a ranker's page cache tells pages apart).
+pub fn ranking_passages(file: &Path, passages: &[String]) -> PagePassages {
+    let visible: Vec<String> = passages
+        .iter()
+        .map(|p| guard::strip_inline_markdown(p))
+        .collect();
+    let content_sha256 = format!("{}:{}", file.display(), visible.concat().len());
+    PagePassages {
+        content_sha256,
+        passages: visible,
+    }
 }
 
 /// The CPU's model name and the vector flags that matter to the kernels.

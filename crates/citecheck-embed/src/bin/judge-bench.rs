@@ -1,12 +1,19 @@
 //! CPU time of the `local` judge alone, per citation: the passages are already extracted and
-//! ranked (BM25, the top 3, as the verifier keeps them) before the clock starts, so only
+//! ranked (the top 3, as the verifier keeps them) before the clock starts, so only
 //! `LocalJudge::assess` is measured. It runs over every citation of a labelled set whose page is
 //! on disk (the development set by default), first reading words only, then with the embedding
 //! model reading meaning: once with an empty sentence cache (every sentence encoded) and then
 //! with the cache warm (a page's sentences seen before, as in a run with many claims per page).
 //!
+//! Each mode judges the passages the verifier would give it: words only with BM25's choice
+//! (the lexical ranker, used when no model is loaded), meaning with the embedding ranker's
+//! (its default shortlist and fusion, or `CITECHECK_EMBED_SHORTLIST` and
+//! `CITECHECK_EMBED_FUSION`). `--meaning-passages bm25` gives the meaning modes BM25's choice
+//! instead, to tell a change in the judge from a change in what it reads.
+//!
 //! ```text
 //! judge-bench [--devset fixtures/devset] [--model-dir DIR] [--repeats 20] [--verdicts FILE]
+//!             [--meaning-passages ranker|bm25]
 //! ```
 //!
 //! `--verdicts FILE` writes each citation's judgement (label, quote, confidence, detail) as one
@@ -24,16 +31,18 @@ use std::time::{Duration, Instant};
 
 use citecheck_core::judge::meaning::Tokens;
 use citecheck_core::judge::{EncodeError, LocalJudge, SentenceEncoder};
-use citecheck_core::rank::{bm25, DEFAULT_TOP_K};
-use citecheck_embed::bench_support::{cpu_description, page_file, page_passages};
+use citecheck_core::rank::{Bm25Ranker, PagePassages, Ranker, DEFAULT_TOP_K};
+use citecheck_embed::bench_support::{cpu_description, page_file, page_passages, ranking_passages};
 use citecheck_embed::sentences::SentenceEmbedder;
-use citecheck_embed::{files, Embedder, EmbedderOptions};
+use citecheck_embed::{files, Embedder, EmbedderOptions, EmbeddingOptions, EmbeddingRanker};
 
 struct Args {
     devset: PathBuf,
     model_dir: Option<PathBuf>,
     repeats: usize,
     verdicts: Option<PathBuf>,
+    /// The meaning modes judge BM25's passages rather than the embedding ranker's.
+    meaning_on_bm25: bool,
 }
 
 fn parse() -> Result<Args, String> {
@@ -42,6 +51,7 @@ fn parse() -> Result<Args, String> {
         model_dir: None,
         repeats: 20,
         verdicts: None,
+        meaning_on_bm25: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -50,6 +60,13 @@ fn parse() -> Result<Args, String> {
             "--devset" => args.devset = PathBuf::from(value()?),
             "--model-dir" => args.model_dir = Some(PathBuf::from(value()?)),
             "--verdicts" => args.verdicts = Some(PathBuf::from(value()?)),
+            "--meaning-passages" => {
+                args.meaning_on_bm25 = match value()?.as_str() {
+                    "ranker" => false,
+                    "bm25" => true,
+                    other => return Err(format!("--meaning-passages: {other} (ranker or bm25)")),
+                };
+            }
             "--repeats" => {
                 args.repeats = value()?.parse().map_err(|e| format!("--repeats: {e}"))?;
             }
@@ -59,8 +76,17 @@ fn parse() -> Result<Args, String> {
     Ok(args)
 }
 
-/// Each citation whose page is on disk: the claim and its ranked passages.
-fn citations(devset: &Path) -> Result<Vec<(String, Vec<String>)>, String> {
+/// A citation whose page is on disk: the claim and every passage of its page.
+struct Citation {
+    claim: String,
+    passages: Vec<String>,
+    ranking: PagePassages,
+}
+
+/// A claim and the passages the judge reads for it, best first.
+type Judged = (String, Vec<String>);
+
+fn citations(devset: &Path) -> Result<Vec<Citation>, String> {
     let claims = std::fs::read_to_string(devset.join("claims.jsonl"))
         .map_err(|e| format!("reading {}/claims.jsonl: {e}", devset.display()))?;
     let mut out = Vec::new();
@@ -73,14 +99,28 @@ fn citations(devset: &Path) -> Result<Vec<(String, Vec<String>)>, String> {
             let Some(passages) = page_passages(&file)? else {
                 continue; // a dead link of the set: nothing to judge
             };
-            let ranked = bm25::rank(&claim, &passages, DEFAULT_TOP_K)
-                .into_iter()
-                .map(|k| passages[k].clone())
-                .collect();
-            out.push((claim.clone(), ranked));
+            out.push(Citation {
+                claim: claim.clone(),
+                ranking: ranking_passages(&file, &passages),
+                passages,
+            });
         }
     }
     Ok(out)
+}
+
+/// Each citation's claim with the top passages `ranker` keeps, as the verifier keeps them.
+fn ranked(cites: &[Citation], ranker: &dyn Ranker) -> Result<Vec<Judged>, String> {
+    cites
+        .iter()
+        .map(|c| {
+            let top = ranker
+                .top_k(&c.claim, &c.ranking, DEFAULT_TOP_K)
+                .map_err(|e| e.to_string())?;
+            let kept = top.into_iter().map(|k| c.passages[k].clone()).collect();
+            Ok((c.claim.clone(), kept))
+        })
+        .collect()
 }
 
 /// Process CPU time (user + system, all threads) from /proc/self/stat, in 10 ms ticks.
@@ -169,7 +209,7 @@ impl SentenceEncoder for Counted {
 }
 
 /// Runs `judge` over every citation `repeats` times; prints CPU and wall time per citation.
-fn measure(label: &str, judge: &LocalJudge, cites: &[(String, Vec<String>)], repeats: usize) {
+fn measure(label: &str, judge: &LocalJudge, cites: &[Judged], repeats: usize) {
     let (cpu0, wall0) = (process_cpu(), Instant::now());
     let mut supported = 0usize;
     for _ in 0..repeats {
@@ -193,7 +233,7 @@ fn measure(label: &str, judge: &LocalJudge, cites: &[(String, Vec<String>)], rep
 }
 
 /// One JSON line per citation: what `judge` says of it, under `mode`.
-fn verdict_lines(mode: &str, judge: &LocalJudge, cites: &[(String, Vec<String>)]) -> String {
+fn verdict_lines(mode: &str, judge: &LocalJudge, cites: &[Judged]) -> String {
     let mut out = String::new();
     for (claim, passages) in cites {
         let j = judge.assess(claim, passages);
@@ -212,42 +252,29 @@ fn verdict_lines(mode: &str, judge: &LocalJudge, cites: &[(String, Vec<String>)]
 }
 
 fn main() {
-    let args = match parse() {
-        Ok(a) => a,
-        Err(e) => {
-            eprintln!("error: {e}");
-            std::process::exit(2);
-        }
-    };
-    let cites = match citations(&args.devset) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("error: {e}");
-            std::process::exit(1);
-        }
-    };
+    if let Err(e) = run() {
+        eprintln!("error: {e}");
+        std::process::exit(1);
+    }
+}
+
+fn run() -> Result<(), String> {
+    let args = parse()?;
+    let pages = citations(&args.devset)?;
+    let cites = ranked(&pages, &Bm25Ranker)?;
     println!("CPU: {}", cpu_description());
     println!(
-        "{} citations from {}, top {} BM25 passages each",
+        "{} citations from {}, the top {} passages each",
         cites.len(),
         args.devset.display(),
         DEFAULT_TOP_K
     );
     let lexical = LocalJudge::default();
     let mut verdicts = String::new();
-    // Counts what the judge asks of the encoder over one pass, with its own cache.
-    let count_asks = |embedder: &Arc<Embedder>| {
-        let counted = Arc::new(Counted::new(SentenceEmbedder::new(Arc::clone(embedder))));
-        let judge = LocalJudge::default().with_encoder(counted.clone());
-        for (claim, passages) in &cites {
-            judge.assess(claim, passages);
-        }
-        counted.report(cites.len())
-    };
     if args.verdicts.is_some() {
         verdicts.push_str(&verdict_lines("lexical", &lexical, &cites));
     }
-    measure("lexical", &lexical, &cites, args.repeats);
+    measure("lexical (BM25's passages)", &lexical, &cites, args.repeats);
 
     // CITECHECK_EMBED_BACKEND forces a backend, so that each path the CPU runs is timed.
     let model = files::resolve_model_dir(args.model_dir.as_deref())
@@ -259,10 +286,32 @@ fn main() {
             if let Some(path) = &args.verdicts {
                 write_verdicts(path, &verdicts);
             }
-            return;
+            return Ok(());
         }
     };
     println!("embedding runtime: {}", embedder.runtime());
+    let cites = if args.meaning_on_bm25 {
+        println!("meaning modes: BM25's passages");
+        cites
+    } else {
+        // The product's stages (or the environment's), with a memory-only cache.
+        let options = EmbeddingOptions::from_env().map_err(|e| e.to_string())?;
+        let ranker = EmbeddingRanker::new(
+            Arc::clone(&embedder),
+            options.window,
+            options.batch_tokens,
+            None,
+        )
+        .with_stages(options.shortlist, options.fusion);
+        println!(
+            "meaning modes: the embedding ranker's passages (shortlist {}, fusion {})",
+            options.shortlist, options.fusion
+        );
+        ranked(&pages, &ranker)?
+    };
+    // Counts what the judge asks of the encoder over one pass, with its own cache.
+    let counted = Arc::new(Counted::new(SentenceEmbedder::new(Arc::clone(&embedder))));
+    let counting = LocalJudge::default().with_encoder(counted.clone());
     // A fresh cache per pass: every sentence the judge reads is encoded.
     let (cpu0, wall0) = (process_cpu(), Instant::now());
     let cold_runs = args.repeats.clamp(1, 3);
@@ -283,7 +332,10 @@ fn main() {
             n as usize
         );
     }
-    println!("{}", count_asks(&embedder));
+    for (claim, passages) in &cites {
+        counting.assess(claim, passages);
+    }
+    println!("{}", counted.report(cites.len()));
     let warm = LocalJudge::default().with_encoder(Arc::new(SentenceEmbedder::new(embedder)));
     for (claim, passages) in &cites {
         warm.assess(claim, passages);
@@ -293,6 +345,7 @@ fn main() {
         verdicts.push_str(&verdict_lines("meaning", &warm, &cites));
         write_verdicts(path, &verdicts);
     }
+    Ok(())
 }
 
 fn write_verdicts(path: &Path, verdicts: &str) {

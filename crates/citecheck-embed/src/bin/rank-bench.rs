@@ -22,7 +22,7 @@ use std::sync::Arc;
 
 use citecheck_core::guard;
 use citecheck_core::rank::{Bm25Ranker, PagePassages, Ranker, DEFAULT_TOP_K};
-use citecheck_embed::bench_support::{cpu_description, page_file, page_passages};
+use citecheck_embed::bench_support::{cpu_description, page_file, page_passages, ranking_passages};
 use citecheck_embed::{EmbeddingOptions, EmbeddingRanker, Fusion};
 
 struct Args {
@@ -80,20 +80,11 @@ fn cases(devset: &Path) -> Result<Vec<Case>, String> {
             let Some(passages) = page_passages(&file)? else {
                 continue;
             };
-            // The ranker reads the passages' visible text, as the verifier hands it over.
-            let visible: Vec<String> = passages
-                .iter()
-                .map(|p| guard::strip_inline_markdown(p))
-                .collect();
-            let content_sha256 = format!("{}:{}", file.display(), visible.concat().len());
             out.push(Case {
                 claim: claim.to_string(),
                 quote: quote.to_string(),
+                ranking: ranking_passages(&file, &passages),
                 passages,
-                ranking: PagePassages {
-                    content_sha256,
-                    passages: visible,
-                },
             });
         }
     }

@@ -255,8 +255,11 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
             raw += 4.5;
             tolerance = 4.5;
         }
-        let bound = bound_at(&lower, i);
-        let hedged = hedged_at(&lower, i);
+        // A currency sign opens the quantity: what bounds or hedges it stands before the sign
+        // ("just under £430", "more than $2 billion", "a further €70m").
+        let start = if currency.is_some() { i - 1 } else { i };
+        let bound = bound_at(&lower, start);
+        let hedged = hedged_at(&lower, start);
         let compound =
             (glued && matches!(measure, Measure::Noun(_))) || identifier || glued_after_word;
         let text = lexemes[i..after.max(i + 1)]
@@ -272,14 +275,14 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
                 bound,
                 hedged,
                 at: i,
-                span: if currency.is_some() { i - 1 } else { i }..after.max(i + 1),
+                span: start..after.max(i + 1),
                 text,
                 compound,
                 hyphened_name: glued_after_word,
                 identifier,
                 difference: difference_at(&lower, after.max(i + 1))
                     || ratio_at(&lower, after.max(i + 1))
-                    || increment_at(&lower, i),
+                    || increment_at(&lower, start),
                 share: None,
                 tally: false,
                 whole: None,
@@ -421,7 +424,6 @@ fn mark_shares(lower: &[String], found: &mut [(Quantity, f64, usize)]) {
     for k in 0..found.len().saturating_sub(1) {
         let (left, right) = found.split_at_mut(k + 1);
         let (part, whole) = (&mut left[k].0, &right[0].0);
-        let counts = |m: &Measure| matches!(m, Measure::Bare | Measure::Noun(_));
         let between = &lower[part.span.end.min(whole.at)..whole.at];
         let joined = between.first().is_some_and(|w| w == "of")
             && between.len() <= 2
@@ -437,6 +439,48 @@ fn mark_shares(lower: &[String], found: &mut [(Quantity, f64, usize)]) {
             part.share = Some(100.0 * part.value / whole.value);
         }
     }
+    // The whole first: "Of the 417 discharges in the case, 289 took place in dry weather".
+    for k in 1..found.len() {
+        let (left, right) = found.split_at_mut(k);
+        let (whole, part) = (&left[k - 1].0, &mut right[0].0);
+        let of_at = whole
+            .span
+            .start
+            .checked_sub(1)
+            .filter(|&p| lower[p] == "of" || PART_OF.contains(&lower[p].as_str()))
+            .and_then(|p| {
+                if lower[p] == "of" {
+                    Some(p)
+                } else {
+                    p.checked_sub(1)
+                }
+            })
+            .filter(|&p| lower[p] == "of");
+        // "Of" opens the sentence or a clause, so the whole is what the sentence counts from.
+        let opens = of_at.is_some_and(|p| p == 0 || matches!(lower[p - 1].as_str(), "," | ";"));
+        let between = lower.get(whole.span.end..part.at).unwrap_or_default();
+        let after_comma = between.iter().any(|w| w == ",") && between.len() <= WHOLE_FIRST_REACH;
+        if opens
+            && after_comma
+            && counts(&part.measure)
+            && counts(&whole.measure)
+            && !part.compound
+            && !whole.compound
+            && whole.value > 0.0
+            && part.value < whole.value
+        {
+            part.share = Some(100.0 * part.value / whole.value);
+        }
+    }
+}
+
+/// How many lexemes may separate a whole that opens its sentence ("Of the 1,211 participants
+/// who were given corvaline,") from the part counted out of it.
+const WHOLE_FIRST_REACH: usize = 12;
+
+/// A count of things, not a measure: the parts and wholes of a share.
+fn counts(measure: &Measure) -> bool {
+    matches!(measure, Measure::Bare | Measure::Noun(_))
 }
 
 /// "the 2015-16 season", "fiscal 2023/24": a year and the next written with its last two
@@ -744,14 +788,18 @@ fn spread_ranges(lexemes: &[Lexeme<'_>], lower: &[String], found: &mut [(Quantit
     }
 }
 
-/// "from 1,950 tonnes to about 700", "from 42% to 35": the second number of a "from ... to"
-/// takes the first's unit when it has none of its own.
+/// "from 1,950 tonnes to about 700", "from 42% to 35", "from roughly ten miles to almost
+/// fifteen": the second number of a "from ... to" takes the first's unit when it has none of
+/// its own.
 fn carry_units_forward(lower: &[String], found: &mut [(Quantity, f64, usize)]) {
     for k in 1..found.len() {
         let (left, right) = found.split_at_mut(k);
         let (a, _, _) = &left[k - 1];
         let (b, b_scale, _) = &mut right[0];
-        let from = a.at.checked_sub(1).is_some_and(|p| lower[p] == "from");
+        let word_before = |back: usize| a.span.start.checked_sub(back).map(|p| lower[p].as_str());
+        let from = word_before(1) == Some("from")
+            || (word_before(2) == Some("from")
+                && word_before(1).is_some_and(|w| lexicon::HEDGES.contains(&w)));
         let to = a.span.end;
         let joined = lower.get(to).is_some_and(|w| w == "to")
             && (to + 1 == b.at
@@ -1468,6 +1516,18 @@ mod tests {
             &first("3 of its 10 plants")
         ));
         assert_eq!(first("420 of 2025's").share, None);
+        // The whole may come first, opening its sentence or clause.
+        let found = quantities(&lex("Of the 417 discharges in the case, 289 took place"));
+        assert!(
+            (found[1].share.unwrap_or(0.0) - 69.30).abs() < 0.01,
+            "{found:?}"
+        );
+        assert!(same(&first("more than two-thirds of them"), &found[1]));
+        let found = quantities(&lex("Sales rose; of the 900 shops, 40 closed"));
+        assert!(found[1].share.is_some(), "{found:?}");
+        // Not a whole in passing, nor a later count in another clause far from it.
+        let found = quantities(&lex("the head of the 417 staff said 289 had left"));
+        assert_eq!(found[1].share, None, "{found:?}");
         assert!(quantities(&lex("it ranks only seventh among lakes")).is_empty());
         assert!(quantities(&lex("the third of the four"))
             .iter()
@@ -1485,6 +1545,24 @@ mod tests {
         // Only a bare second number, and only after "from".
         let found = quantities(&lex("it carried 1,950 tonnes to 700, or more"));
         assert_eq!(found[1].measure, Measure::Bare, "{found:?}");
+        // A hedge may stand between "from" and the first number.
+        let found = quantities(&lex(
+            "the day grew from roughly ten miles to almost fifteen",
+        ));
+        assert_eq!(found[1].measure, found[0].measure, "{found:?}");
+    }
+
+    #[test]
+    fn a_bound_or_hedge_before_a_currency_sign_bounds_the_amount() {
+        for (text, bound) in [
+            ("it cost just under £430 in all", Some(Bound::AtMost)),
+            ("a deal worth more than $2 billion", Some(Bound::AtLeast)),
+            ("it cost £430 in all", None),
+        ] {
+            assert_eq!(first(text).bound, bound, "{text}");
+        }
+        assert!(first("close to £40 million was raised").hedged);
+        assert!(first("a further €70m was spent").difference);
     }
 
     #[test]

@@ -439,10 +439,34 @@ fn mark_shares(lower: &[String], found: &mut [(Quantity, f64, usize)]) {
             part.share = Some(100.0 * part.value / whole.value);
         }
     }
-    // The whole first: "Of the 417 discharges in the case, 289 took place in dry weather".
+    // The whole first: "Of the 417 discharges in the case, 289 took place in dry weather",
+    // "cost £3.2 million, of which £2.6 million came from the lottery".
     for k in 1..found.len() {
         let (left, right) = found.split_at_mut(k);
         let (whole, part) = (&left[k - 1].0, &mut right[0].0);
+        let between = lower
+            .get(whole.span.end..part.span.start)
+            .unwrap_or_default();
+        let of_which = matches!(
+            between
+                .iter()
+                .map(String::as_str)
+                .collect::<Vec<_>>()
+                .as_slice(),
+            ["of", "which" | "whom"] | [",", "of", "which" | "whom"]
+        );
+        let same_kind = (counts(&part.measure) && counts(&whole.measure))
+            || (of_which && part.measure == whole.measure);
+        if of_which
+            && same_kind
+            && !part.compound
+            && !whole.compound
+            && whole.value > 0.0
+            && part.value < whole.value
+        {
+            part.share = Some(100.0 * part.value / whole.value);
+            continue;
+        }
         let of_at = whole
             .span
             .start
@@ -458,7 +482,6 @@ fn mark_shares(lower: &[String], found: &mut [(Quantity, f64, usize)]) {
             .filter(|&p| lower[p] == "of");
         // "Of" opens the sentence or a clause, so the whole is what the sentence counts from.
         let opens = of_at.is_some_and(|p| p == 0 || matches!(lower[p - 1].as_str(), "," | ";"));
-        let between = lower.get(whole.span.end..part.at).unwrap_or_default();
         let after_comma = between.iter().any(|w| w == ",") && between.len() <= WHOLE_FIRST_REACH;
         if opens
             && after_comma
@@ -1525,6 +1548,18 @@ mod tests {
         assert!(same(&first("more than two-thirds of them"), &found[1]));
         let found = quantities(&lex("Sales rose; of the 900 shops, 40 closed"));
         assert!(found[1].share.is_some(), "{found:?}");
+        // "Of which" after the whole, also for sums of money in one currency.
+        let found = quantities(&lex(
+            "it cost £3.2 million, of which £2.6 million came from",
+        ));
+        assert!(
+            (found[1].share.unwrap_or(0.0) - 81.25).abs() < 0.01,
+            "{found:?}"
+        );
+        let found = quantities(&lex(
+            "it cost £3.2 million, of which $2.6 million came from",
+        ));
+        assert_eq!(found[1].share, None, "{found:?}");
         // Not a whole in passing, nor a later count in another clause far from it.
         let found = quantities(&lex("the head of the 417 staff said 289 had left"));
         assert_eq!(found[1].share, None, "{found:?}");

@@ -40,6 +40,40 @@ fn life_forms() -> (&'static str, &'static str) {
 /// With `bound`, the sentence's clause the claim is about: the claim's value in another clause
 /// belongs to that clause's subject, so a different value of the same kind in the bound clause
 /// conflicts ("rents rose by 11%, while wages grew by 4%" against "wages grew by 11%").
+/// Whether the claim adds figures up: "between them", "together", "combined", "in all", "in
+/// total", "a total of", "altogether".
+fn adds_up(claim: &Analysis) -> bool {
+    (0..claim.forms.len()).any(|i| match claim.form(i) {
+        Some("together" | "combin" | "altogether" | "total") => true,
+        Some("between") => matches!(claim.form(i + 1), Some("them" | "us" | "both")),
+        Some("in") => claim.form(i + 1) == Some("all"),
+        _ => false,
+    })
+}
+
+/// Whether two of the sentence's figures of one kind add up to the claim's `q`.
+fn sum_of_two(q: &Quantity, own: &[Quantity]) -> bool {
+    let addable = |p: &Quantity| !p.compound && !p.identifier && !p.difference;
+    own.iter().enumerate().any(|(k, a)| {
+        own[k + 1..].iter().any(|b| {
+            addable(a)
+                && addable(b)
+                && a.measure == b.measure
+                && compare::same(
+                    q,
+                    &Quantity {
+                        value: a.value + b.value,
+                        tolerance: a.tolerance + b.tolerance,
+                        bound: None,
+                        hedged: false,
+                        share: None,
+                        ..a.clone()
+                    },
+                )
+        })
+    })
+}
+
 pub fn number_fit(
     claim: &Analysis,
     q: &Quantity,
@@ -126,6 +160,12 @@ pub fn number_fit(
         .cloned()
         .collect();
     let same = |p: &&Quantity| compare::same(q, p);
+    // A claim that adds figures up ("between them own close to a fifth of the company") states
+    // their sum, which the sentence leaves to its reader ("which owns 11.2% ..., and ...,
+    // with 8.4%").
+    if adds_up(claim) && !own.iter().any(|p| same(&p)) && sum_of_two(q, &own) {
+        return NumberFit::Match;
+    }
     // A sentence number that another of the claim's numbers matches is spoken for.
     let spoken_for = |p: &&Quantity| {
         claim
@@ -812,6 +852,32 @@ mod tests {
             .find(|q| q.value == value)
             .expect("the test's claim has that number");
         number_fit(&claim, q, &sentence, bound)
+    }
+
+    #[test]
+    fn a_claim_that_adds_figures_up_is_stated_by_their_sum() {
+        let sentence = "The two largest shareholders, a university fund, which owns 11.2% of the \
+                        company, and Larkspur Capital, with 8.4%, back the bid.";
+        let claim = |share: &str| {
+            format!("The two biggest investors, which between them own {share} of the company, back the bid.")
+        };
+        assert_eq!(
+            fit_of(&claim("close to a fifth"), 20.0, sentence),
+            NumberFit::Match
+        );
+        let third = 100.0 / 3.0;
+        assert_eq!(
+            fit_of(&claim("close to a third"), third, sentence),
+            NumberFit::Conflict
+        );
+        // Only a claim that says it adds up: one investor's fifth is no sum of two.
+        assert_ne!(
+            fit(
+                "The biggest investor owns close to a fifth of the company.",
+                sentence
+            ),
+            NumberFit::Match
+        );
     }
 
     #[test]

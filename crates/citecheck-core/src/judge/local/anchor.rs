@@ -51,6 +51,25 @@ fn adds_up(claim: &Analysis) -> bool {
     })
 }
 
+/// Whether the span `p` is measured on either side of a moment: "two hours either side of low
+/// water", "ten metres on each side".
+fn either_side(text: &Analysis, p: &Quantity) -> bool {
+    let at = |k: usize| text.form(p.span.end + k);
+    let side = |k: usize| matches!(at(k), Some("either" | "each")) && at(k + 1) == Some("sid");
+    matches!(&p.measure, Measure::Unit(_)) && (side(0) || (at(0) == Some("on") && side(1)))
+}
+
+/// The span `p` twice over.
+fn doubled(p: &Quantity) -> Quantity {
+    Quantity {
+        value: 2.0 * p.value,
+        tolerance: 2.0 * p.tolerance,
+        bound: None,
+        share: None,
+        ..p.clone()
+    }
+}
+
 /// Whether two of the sentence's figures of one kind add up to the claim's `q`.
 fn sum_of_two(q: &Quantity, own: &[Quantity]) -> bool {
     let addable = |p: &Quantity| !p.compound && !p.identifier && !p.difference;
@@ -164,6 +183,15 @@ pub fn number_fit(
     // their sum, which the sentence leaves to its reader ("which owns 11.2% ..., and ...,
     // with 8.4%").
     if adds_up(claim) && !own.iter().any(|p| same(&p)) && sum_of_two(q, &own) {
+        return NumberFit::Match;
+    }
+    // A span on either side of a moment is twice as long in all ("roughly two hours either
+    // side of low water" for "about four hours, centred on low water").
+    if !own.iter().any(|p| same(&p))
+        && own
+            .iter()
+            .any(|p| either_side(sentence, p) && compare::same(q, &doubled(p)))
+    {
         return NumberFit::Match;
     }
     // A sentence number that another of the claim's numbers matches is spoken for.
@@ -852,6 +880,25 @@ mod tests {
             .find(|q| q.value == value)
             .expect("the test's claim has that number");
         number_fit(&claim, q, &sentence, bound)
+    }
+
+    #[test]
+    fn a_span_either_side_of_a_moment_states_twice_its_length() {
+        let sentence = "He can then grind for roughly two hours either side of low water.";
+        assert_eq!(
+            fit(
+                "The mill can grind for about four hours, centred on low water.",
+                sentence
+            ),
+            NumberFit::Match
+        );
+        assert_eq!(
+            fit(
+                "The mill can grind for about four hours, centred on low water.",
+                "He can then grind for roughly two hours, until low water."
+            ),
+            NumberFit::Conflict
+        );
     }
 
     #[test]

@@ -252,14 +252,20 @@ fn verdict_lines(mode: &str, judge: &LocalJudge, cites: &[Judged]) -> String {
 }
 
 fn main() {
-    if let Err(e) = run() {
+    let args = match parse() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::exit(2);
+        }
+    };
+    if let Err(e) = run(args) {
         eprintln!("error: {e}");
         std::process::exit(1);
     }
 }
 
-fn run() -> Result<(), String> {
-    let args = parse()?;
+fn run(args: Args) -> Result<(), String> {
     let pages = citations(&args.devset)?;
     let cites = ranked(&pages, &Bm25Ranker)?;
     println!("CPU: {}", cpu_description());

@@ -428,73 +428,109 @@ fn mark_shares(lower: &[String], found: &mut [(Quantity, f64, usize)]) {
         let joined = between.first().is_some_and(|w| w == "of")
             && between.len() <= 2
             && between[1..].iter().all(|w| PART_OF.contains(&w.as_str()));
-        if joined
-            && counts(&part.measure)
-            && counts(&whole.measure)
-            && !part.compound
-            && !whole.compound
-            && whole.value > 0.0
-            && part.value < whole.value
-        {
-            part.share = Some(100.0 * part.value / whole.value);
+        if joined && counts(&part.measure) && counts(&whole.measure) {
+            part.share = share(part, whole);
         }
     }
     // The whole first: "Of the 417 discharges in the case, 289 took place in dry weather",
-    // "cost £3.2 million, of which £2.6 million came from the lottery".
+    // "cost £3.2 million, of which £2.6 million came from the lottery". A part the text already
+    // gives its whole ("300 of the 600") keeps that share.
     for k in 1..found.len() {
         let (left, right) = found.split_at_mut(k);
         let (whole, part) = (&left[k - 1].0, &mut right[0].0);
+        if part.share.is_some() {
+            continue;
+        }
         let between = lower
             .get(whole.span.end..part.span.start)
             .unwrap_or_default();
+        let between: Vec<&str> = between.iter().map(String::as_str).collect();
         let of_which = matches!(
-            between
-                .iter()
-                .map(String::as_str)
-                .collect::<Vec<_>>()
-                .as_slice(),
+            between.as_slice(),
             ["of", "which" | "whom"] | [",", "of", "which" | "whom"]
         );
-        let same_kind = (counts(&part.measure) && counts(&whole.measure))
-            || (of_which && part.measure == whole.measure);
-        if of_which
-            && same_kind
-            && !part.compound
-            && !whole.compound
-            && whole.value > 0.0
-            && part.value < whole.value
-        {
-            part.share = Some(100.0 * part.value / whole.value);
-            continue;
-        }
-        let of_at = whole
-            .span
-            .start
-            .checked_sub(1)
-            .filter(|&p| lower[p] == "of" || PART_OF.contains(&lower[p].as_str()))
-            .and_then(|p| {
-                if lower[p] == "of" {
-                    Some(p)
-                } else {
-                    p.checked_sub(1)
-                }
-            })
-            .filter(|&p| lower[p] == "of");
-        // "Of" opens the sentence or a clause, so the whole is what the sentence counts from.
-        let opens = of_at.is_some_and(|p| p == 0 || matches!(lower[p - 1].as_str(), "," | ";"));
-        let after_comma = between.iter().any(|w| w == ",") && between.len() <= WHOLE_FIRST_REACH;
-        if opens
-            && after_comma
-            && counts(&part.measure)
-            && counts(&whole.measure)
-            && !part.compound
-            && !whole.compound
-            && whole.value > 0.0
-            && part.value < whole.value
-        {
-            part.share = Some(100.0 * part.value / whole.value);
+        let both_counts = counts(&part.measure) && counts(&whole.measure);
+        // "..., of which": the part is of the whole whatever it counts or measures in one unit.
+        let of_which = of_which && (both_counts || part.measure == whole.measure);
+        // "Of the 417 discharges ..., 289": the part counts what the whole counts.
+        let of_first = opens_with_of(lower, whole)
+            && closes_the_of_phrase(&between)
+            && both_counts
+            && counts_the_same(lower, part, whole);
+        if of_which || of_first {
+            part.share = share(part, whole);
         }
     }
+}
+
+/// The part's share of the whole in percent, for a part that is a plain amount smaller than
+/// its whole (not a model number, nor an amount added on top: "a further 30", "30 more").
+fn share(part: &Quantity, whole: &Quantity) -> Option<f64> {
+    let plain = |q: &Quantity| !q.compound && !q.difference;
+    (plain(part) && plain(whole) && whole.value > 0.0 && part.value < whole.value)
+        .then(|| 100.0 * part.value / whole.value)
+}
+
+/// Whether "Of the ..." before `whole` opens its sentence, or a clause after a semicolon or a
+/// colon: the whole is then what the sentence counts from. A comma is no such opening ("He
+/// thanked the chair, of the 12 regional committees, and 5 volunteers").
+fn opens_with_of(lower: &[String], whole: &Quantity) -> bool {
+    let word = |back: usize| {
+        whole
+            .span
+            .start
+            .checked_sub(back)
+            .map(|p| (p, lower[p].as_str()))
+    };
+    let of_at = match word(1) {
+        Some((p, "of")) => Some(p),
+        Some((_, w)) if PART_OF.contains(&w) => word(2).filter(|(_, w)| *w == "of").map(|(p, _)| p),
+        _ => None,
+    };
+    of_at.is_some_and(|p| p == 0 || matches!(lower[p - 1].as_str(), ";" | ":"))
+}
+
+/// Whether the words between a whole that opens its sentence and the part close the "Of ..."
+/// phrase with a comma, within [`WHOLE_FIRST_REACH`] and before any end of a clause.
+fn closes_the_of_phrase(between: &[&str]) -> bool {
+    between.len() <= WHOLE_FIRST_REACH
+        && between.contains(&",")
+        && !between
+            .iter()
+            .any(|w| matches!(*w, "." | ";" | ":" | "!" | "?"))
+}
+
+/// Whether the part counts what the whole counts: a bare part, the same noun, or a part
+/// followed by its verb rather than by another noun ("289 took place", not "289 residents").
+fn counts_the_same(lower: &[String], part: &Quantity, whole: &Quantity) -> bool {
+    if !matches!(part.measure, Measure::Noun(_)) {
+        return true;
+    }
+    if part.measure == whole.measure {
+        return true;
+    }
+    let after = lower.get(part.span.end).map_or("", String::as_str);
+    matches!(
+        after,
+        "had"
+            | "have"
+            | "has"
+            | "were"
+            | "was"
+            | "are"
+            | "is"
+            | "did"
+            | "do"
+            | "will"
+            | "would"
+            | "could"
+            | "can"
+            | "may"
+            | "might"
+            | "must"
+            | "should"
+    ) || after.ends_with("ed")
+        || lexicon::IRREGULAR_PASTS.contains(&after)
 }
 
 /// How many lexemes may separate a whole that opens its sentence ("Of the 1,211 participants
@@ -1560,9 +1596,26 @@ mod tests {
             "it cost £3.2 million, of which $2.6 million came from",
         ));
         assert_eq!(found[1].share, None, "{found:?}");
-        // Not a whole in passing, nor a later count in another clause far from it.
-        let found = quantities(&lex("the head of the 417 staff said 289 had left"));
-        assert_eq!(found[1].share, None, "{found:?}");
+        // Not a whole in passing, after a list's comma, past the end of its clause, nor a part
+        // that counts something else or comes on top.
+        for text in [
+            "The head of the 417 staff, Ms Reid, said 289 had left",
+            "He thanked the chair, of the 12 regional committees, and 5 volunteers",
+            "Of the 417 discharges, most were small; 289 firms were fined",
+            "Of the 417 discharges, 289 residents complained",
+            "Of the 200 employees, a further 30 were hired",
+        ] {
+            let found = quantities(&lex(text));
+            assert!(found.iter().all(|q| q.share.is_none()), "{text}: {found:?}");
+        }
+        // A part the text gives its own whole keeps that share.
+        let found = quantities(&lex(
+            "Of the 1,211 participants, 300 of the 600 given it improved",
+        ));
+        assert!(
+            (found[1].share.unwrap_or(0.0) - 50.0).abs() < 0.01,
+            "{found:?}"
+        );
         assert!(quantities(&lex("it ranks only seventh among lakes")).is_empty());
         assert!(quantities(&lex("the third of the four"))
             .iter()
@@ -1580,10 +1633,13 @@ mod tests {
         // Only a bare second number, and only after "from".
         let found = quantities(&lex("it carried 1,950 tonnes to 700, or more"));
         assert_eq!(found[1].measure, Measure::Bare, "{found:?}");
-        // A hedge may stand between "from" and the first number.
+        // A hedge may stand between "from" and the first number, and a currency sign opens
+        // the first number.
         let found = quantities(&lex(
             "the day grew from roughly ten miles to almost fifteen",
         ));
+        assert_eq!(found[1].measure, found[0].measure, "{found:?}");
+        let found = quantities(&lex("the fee rose from £20 to 30 this year"));
         assert_eq!(found[1].measure, found[0].measure, "{found:?}");
     }
 

@@ -11,6 +11,17 @@ use citecheck_core::{extract, guard};
 
 pub use crate::kernels::{gemm_gflops, peak_gflops};
 
+/// A labelled set's claims, one JSON object per line of its `claims.jsonl`.
+pub fn claim_rows(set: &Path) -> Result<Vec<serde_json::Value>, String> {
+    let claims = std::fs::read_to_string(set.join("claims.jsonl"))
+        .map_err(|e| format!("reading {}/claims.jsonl: {e}", set.display()))?;
+    claims
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|line| serde_json::from_str(line).map_err(|e| format!("a claims line: {e}")))
+        .collect()
+}
+
 /// The file a labelled set serves for a site-relative `url` (`/` is `pages/index.html`).
 pub fn page_file(set: &Path, url: &str) -> PathBuf {
     let path = url.trim_start_matches('/');

@@ -226,13 +226,19 @@ impl EmbeddingRanker {
                 Embedder::load(&dir, options.embedder)?
             }
         };
-        Ok(Self::new(
-            Arc::new(embedder),
+        Ok(Self::with_options(Arc::new(embedder), options))
+    }
+
+    /// A ranker over an already loaded model, with `options`' window, batch size, cache and
+    /// stages (their model directory and fetching are for [`EmbeddingRanker::open`]).
+    pub fn with_options(embedder: Arc<Embedder>, options: &EmbeddingOptions) -> Self {
+        Self::new(
+            embedder,
             options.window,
             options.batch_tokens,
             options.cache_dir.clone(),
         )
-        .with_stages(options.shortlist, options.fusion))
+        .with_stages(options.shortlist, options.fusion)
     }
 
     /// A ranker over an already loaded model.

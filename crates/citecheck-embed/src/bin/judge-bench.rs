@@ -32,7 +32,9 @@ use std::time::{Duration, Instant};
 use citecheck_core::judge::meaning::Tokens;
 use citecheck_core::judge::{EncodeError, LocalJudge, SentenceEncoder};
 use citecheck_core::rank::{Bm25Ranker, PagePassages, Ranker, DEFAULT_TOP_K};
-use citecheck_embed::bench_support::{cpu_description, page_file, page_passages, ranking_passages};
+use citecheck_embed::bench_support::{
+    claim_rows, cpu_description, page_file, page_passages, ranking_passages,
+};
 use citecheck_embed::sentences::SentenceEmbedder;
 use citecheck_embed::{files, Embedder, EmbedderOptions, EmbeddingOptions, EmbeddingRanker};
 
@@ -87,12 +89,8 @@ struct Citation {
 type Judged = (String, Vec<String>);
 
 fn citations(devset: &Path) -> Result<Vec<Citation>, String> {
-    let claims = std::fs::read_to_string(devset.join("claims.jsonl"))
-        .map_err(|e| format!("reading {}/claims.jsonl: {e}", devset.display()))?;
     let mut out = Vec::new();
-    for line in claims.lines().filter(|l| !l.trim().is_empty()) {
-        let row: serde_json::Value =
-            serde_json::from_str(line).map_err(|e| format!("a claims line: {e}"))?;
+    for row in claim_rows(devset)? {
         let claim = row["claim"].as_str().unwrap_or_default().to_string();
         for url in row["urls"].as_array().into_iter().flatten() {
             let file = page_file(devset, url.as_str().unwrap_or_default());
@@ -301,14 +299,11 @@ fn run(args: Args) -> Result<(), String> {
         cites
     } else {
         // The product's stages (or the environment's), with a memory-only cache.
-        let options = EmbeddingOptions::from_env().map_err(|e| e.to_string())?;
-        let ranker = EmbeddingRanker::new(
-            Arc::clone(&embedder),
-            options.window,
-            options.batch_tokens,
-            None,
-        )
-        .with_stages(options.shortlist, options.fusion);
+        let options = EmbeddingOptions {
+            cache_dir: None,
+            ..EmbeddingOptions::from_env().map_err(|e| e.to_string())?
+        };
+        let ranker = EmbeddingRanker::with_options(Arc::clone(&embedder), &options);
         println!(
             "meaning modes: the embedding ranker's passages (shortlist {}, fusion {})",
             options.shortlist, options.fusion

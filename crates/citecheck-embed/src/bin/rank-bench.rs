@@ -22,7 +22,9 @@ use std::sync::Arc;
 
 use citecheck_core::guard;
 use citecheck_core::rank::{Bm25Ranker, PagePassages, Ranker, DEFAULT_TOP_K};
-use citecheck_embed::bench_support::{cpu_description, page_file, page_passages, ranking_passages};
+use citecheck_embed::bench_support::{
+    claim_rows, cpu_description, page_file, page_passages, ranking_passages,
+};
 use citecheck_embed::{EmbeddingOptions, EmbeddingRanker, Fusion};
 
 struct Args {
@@ -65,12 +67,8 @@ struct Case {
 }
 
 fn cases(devset: &Path) -> Result<Vec<Case>, String> {
-    let claims = std::fs::read_to_string(devset.join("claims.jsonl"))
-        .map_err(|e| format!("reading {}/claims.jsonl: {e}", devset.display()))?;
     let mut out = Vec::new();
-    for line in claims.lines().filter(|l| !l.trim().is_empty()) {
-        let row: serde_json::Value =
-            serde_json::from_str(line).map_err(|e| format!("a claims line: {e}"))?;
+    for row in claim_rows(devset)? {
         let claim = row["claim"].as_str().unwrap_or_default();
         for gold in row["gold"].as_array().into_iter().flatten() {
             let (Some(url), Some(quote)) = (gold["url"].as_str(), gold["quote"].as_str()) else {
@@ -161,13 +159,8 @@ fn run() -> Result<(), String> {
     shortlists.dedup();
     for shortlist in shortlists {
         for fusion in [Fusion::Embedding, Fusion::Rrf { k: 60 }] {
-            let ranker = EmbeddingRanker::new(
-                Arc::clone(&model),
-                options.window,
-                options.batch_tokens,
-                None,
-            )
-            .with_stages(shortlist, fusion);
+            let ranker = EmbeddingRanker::with_options(Arc::clone(&model), &options)
+                .with_stages(shortlist, fusion);
             let counted = hits(&cases, k, args.misses, &|c| {
                 ranker
                     .top_k(&c.claim, &c.ranking, k)

@@ -59,11 +59,12 @@ fn either_side(text: &Analysis, p: &Quantity) -> bool {
     matches!(&p.measure, Measure::Unit(_)) && (side(0) || (at(0) == Some("on") && side(1)))
 }
 
-/// The span `p` twice over.
-fn doubled(p: &Quantity) -> Quantity {
+/// A figure the sentence gives only by arithmetic on `p` (twice it, or its sum with another):
+/// `value` within `tolerance`, in `p`'s measure, neither bounded nor a share of anything.
+fn restated(p: &Quantity, value: f64, tolerance: f64) -> Quantity {
     Quantity {
-        value: 2.0 * p.value,
-        tolerance: 2.0 * p.tolerance,
+        value,
+        tolerance,
         bound: None,
         share: None,
         ..p.clone()
@@ -81,12 +82,8 @@ fn sum_of_two(q: &Quantity, own: &[Quantity]) -> bool {
                 && compare::same(
                     q,
                     &Quantity {
-                        value: a.value + b.value,
-                        tolerance: a.tolerance + b.tolerance,
-                        bound: None,
                         hedged: false,
-                        share: None,
-                        ..a.clone()
+                        ..restated(a, a.value + b.value, a.tolerance + b.tolerance)
                     },
                 )
         })
@@ -182,15 +179,17 @@ pub fn number_fit(
     // A claim that adds figures up ("between them own close to a fifth of the company") states
     // their sum, which the sentence leaves to its reader ("which owns 11.2% ..., and ...,
     // with 8.4%").
-    if adds_up(claim) && !own.iter().any(|p| same(&p)) && sum_of_two(q, &own) {
+    let stated = own.iter().any(|p| same(&p));
+    if !stated && adds_up(claim) && sum_of_two(q, &own) {
         return NumberFit::Match;
     }
     // A span on either side of a moment is twice as long in all ("roughly two hours either
     // side of low water" for "about four hours, centred on low water").
-    if !own.iter().any(|p| same(&p))
-        && own
-            .iter()
-            .any(|p| either_side(sentence, p) && compare::same(q, &doubled(p)))
+    if !stated
+        && own.iter().any(|p| {
+            either_side(sentence, p)
+                && compare::same(q, &restated(p, 2.0 * p.value, 2.0 * p.tolerance))
+        })
     {
         return NumberFit::Match;
     }
@@ -260,7 +259,7 @@ pub fn number_fit(
     // of around 800" beside "0.44 square kilometres" against "44 hectares"): it may count
     // anything. Without the amount, a count close to the claim's words still conflicts.
     // Nor is it a rival of an amount of money, which a text gives with its currency.
-    let measured_stated = matches!(q.measure, Measure::Unit(_)) && own.iter().any(|p| same(&p));
+    let measured_stated = matches!(q.measure, Measure::Unit(_)) && stated;
     let money =
         matches!(&q.measure, Measure::Unit(u) if u.dimension == lexicon::Dimension::Currency);
     let measured_against_bare =

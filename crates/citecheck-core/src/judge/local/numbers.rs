@@ -510,26 +510,8 @@ fn counts_the_same(lower: &[String], part: &Quantity, whole: &Quantity) -> bool 
         return true;
     }
     let after = lower.get(part.span.end).map_or("", String::as_str);
-    matches!(
-        after,
-        "had"
-            | "have"
-            | "has"
-            | "were"
-            | "was"
-            | "are"
-            | "is"
-            | "did"
-            | "do"
-            | "will"
-            | "would"
-            | "could"
-            | "can"
-            | "may"
-            | "might"
-            | "must"
-            | "should"
-    ) || after.ends_with("ed")
+    lexicon::FINITE_VERBS.contains(&after)
+        || after.ends_with("ed")
         || lexicon::IRREGULAR_PASTS.contains(&after)
 }
 

@@ -1,5 +1,5 @@
 //! Window embeddings of pages, cached by what determines them: the page's content hash, its
-//! passages, the model's hash, the precision and the window parameters. A page's entry holds the
+//! passages, the model's hash, the arithmetic (`Backend::numerics`) and the window parameters. A page's entry holds the
 //! passages embedded so far (the ranker embeds only a shortlist of a long page; a later claim may
 //! add others). In memory for the process (bounded), and on disk across runs as one small file
 //! per page (`<dir>/<key[..2]>/<key>.emb`, written to a temporary file and renamed into place).
@@ -16,7 +16,6 @@ use sha2::{Digest, Sha256};
 
 use crate::embedder::Embedding;
 use crate::files::{self, SAFETENSORS};
-use crate::kernels::Precision;
 use crate::model::HIDDEN;
 use crate::tokenize::WindowParams;
 
@@ -39,13 +38,13 @@ pub fn default_cache_dir() -> Option<PathBuf> {
 pub(crate) fn key(
     content_sha256: &str,
     passages: &[String],
-    precision: Precision,
+    numerics: &str,
     window: WindowParams,
 ) -> String {
     let mut h = Sha256::new();
     h.update(b"citecheck-embed windows v1\0");
     h.update(SAFETENSORS.sha256.as_bytes());
-    h.update(format!("\0{precision}\0{}\0{}\0", window.max_tokens, window.overlap).as_bytes());
+    h.update(format!("\0{numerics}\0{}\0{}\0", window.max_tokens, window.overlap).as_bytes());
     h.update(content_sha256.as_bytes());
     for p in passages {
         h.update((p.len() as u64).to_le_bytes());
@@ -57,11 +56,11 @@ pub(crate) fn key(
 /// The cache key of a claim's vector (the text's first 256 tokens, as [`crate::Embedder::embed`]
 /// reads it), kept as a one-passage, one-window entry beside the pages' (distinct prefix, so no
 /// claim key can equal a page key).
-pub(crate) fn claim_key(claim: &str, precision: Precision) -> String {
+pub(crate) fn claim_key(claim: &str, numerics: &str) -> String {
     let mut h = Sha256::new();
     h.update(b"citecheck-embed claim v1\0");
     h.update(SAFETENSORS.sha256.as_bytes());
-    h.update(format!("\0{precision}\0").as_bytes());
+    h.update(format!("\0{numerics}\0").as_bytes());
     h.update(claim.as_bytes());
     files::hex(&h.finalize())
 }
@@ -251,6 +250,7 @@ fn decode(bytes: &[u8]) -> Option<PageWindows> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kernels::Backend;
 
     fn page() -> PageWindows {
         let mut a = [0f32; HIDDEN];
@@ -276,18 +276,21 @@ mod tests {
     }
 
     #[test]
-    fn the_key_depends_on_passages_precision_and_windows() {
+    fn the_key_depends_on_passages_numerics_and_windows() {
         let p = vec!["a".to_string(), "b".to_string()];
         let w = WindowParams::default();
-        let base = key("h", &p, Precision::Bf16, w);
-        assert_ne!(base, key("h", &["ab".to_string()], Precision::Bf16, w));
-        assert_ne!(base, key("h", &p, Precision::F32, w));
+        let bf16 = Backend::Avx512Bf16.numerics();
+        let base = key("h", &p, bf16, w);
+        assert_ne!(base, key("h", &["ab".to_string()], bf16, w));
+        assert_ne!(base, key("h", &p, Backend::Avx512.numerics(), w));
+        // The two 8-bit backends' vectors differ (6-bit weights without AVX-VNNI).
         assert_ne!(
-            base,
-            key("h", &p, Precision::Bf16, WindowParams { overlap: 1, ..w })
+            key("h", &p, Backend::AvxVnniInt8.numerics(), w),
+            key("h", &p, Backend::Avx2Int8.numerics(), w)
         );
-        assert_ne!(base, key("g", &p, Precision::Bf16, w));
-        assert_eq!(base, key("h", &p, Precision::Bf16, w));
+        assert_ne!(base, key("h", &p, bf16, WindowParams { overlap: 1, ..w }));
+        assert_ne!(base, key("g", &p, bf16, w));
+        assert_eq!(base, key("h", &p, bf16, w));
     }
 
     #[test]

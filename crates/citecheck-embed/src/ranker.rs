@@ -15,7 +15,6 @@ use crate::embedder::{cosine, Embedder, EmbedderOptions, Embedding};
 use crate::error::EmbedError;
 use crate::fetch::{ensure_model, FetchOptions};
 use crate::files;
-use crate::kernels::Precision;
 use crate::tokenize::WindowParams;
 
 /// Tokens per forward pass when embedding a page's windows. The forward pass does not pad, so a
@@ -296,7 +295,7 @@ impl EmbeddingRanker {
     /// The claim's vector: from memory, else from the on-disk cache, else from the model (and
     /// then kept in both).
     fn claim_vector(&self, claim: &str) -> Result<Embedding, EmbedError> {
-        let key = cache::claim_key(claim, self.embedder.precision());
+        let key = cache::claim_key(claim, self.embedder.backend().numerics());
         let embed = || -> Result<Embedding, EmbedError> {
             self.claims_embedded.fetch_add(1, Ordering::Relaxed);
             Ok(self.embedder.embed(&[claim], 1)?.remove(0))
@@ -322,8 +321,8 @@ impl EmbeddingRanker {
         page: &PagePassages,
         wanted: &[usize],
     ) -> Result<Arc<PageWindows>, EmbedError> {
-        let precision: Precision = self.embedder.precision();
-        let key = cache::key(&page.content_sha256, &page.passages, precision, self.window);
+        let numerics = self.embedder.backend().numerics();
+        let key = cache::key(&page.content_sha256, &page.passages, numerics, self.window);
         let n = page.passages.len();
         let (windows, source) = self.cache.get_or_compute(&key, n, wanted, |missing| {
             let texts: Vec<&str> = missing.iter().map(|&i| page.passages[i].as_str()).collect();

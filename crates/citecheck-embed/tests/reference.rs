@@ -138,7 +138,7 @@ fn every_backend_the_cpu_supports_matches_the_reference() {
             backend,
             "the forced backend is the one that ran"
         );
-        let min = lowest_allowed(backend.precision());
+        let min = lowest_allowed(backend);
         for batch in [1, 4] {
             let lowest = lowest_cosine(&model, batch);
             assert!(
@@ -205,14 +205,19 @@ fn the_default_backend_is_the_fastest_the_cpu_has() {
     assert_eq!(support::model(Precision::F32).backend(), best_f32);
 }
 
-/// How close each precision's vectors stay to the reference's (lowest cosine over its texts).
-/// 8-bit products measured 0.997-0.998 on every text but the two-letter "Hi" (three tokens,
-/// 0.9886): the fewer the tokens, the less the mean pooling averages the rounding out.
-fn lowest_allowed(precision: Precision) -> f32 {
-    match precision {
-        Precision::Bf16 => 0.999,
-        Precision::Int8 => 0.985,
-        Precision::F32 => 0.99999,
+/// How close each backend's vectors stay to the reference's (lowest cosine over its texts).
+/// 8-bit products with 8-bit weights (AVX-VNNI) measured 0.997-0.998 on every text but the
+/// two-letter "Hi" (three tokens, 0.9886): the fewer the tokens, the less the mean pooling
+/// averages the rounding out. The AVX2 kernel's 6-bit weights measured 0.985-0.995, and 0.980
+/// on "Hi".
+fn lowest_allowed(backend: Backend) -> f32 {
+    match backend {
+        Backend::Avx2Int8 => 0.975,
+        _ => match backend.precision() {
+            Precision::Bf16 => 0.999,
+            Precision::Int8 => 0.985,
+            Precision::F32 => 0.99999,
+        },
     }
 }
 
@@ -220,7 +225,7 @@ fn check(precision: Precision, batch: usize) {
     let model = support::model(precision);
     // A wanted precision the CPU lacks falls back to another (bf16 to 8 bits on AVX2): hold the
     // vectors to what really ran.
-    let min_cosine = lowest_allowed(model.backend().precision());
+    let min_cosine = lowest_allowed(model.backend());
     let lowest = lowest_cosine(model, batch);
     assert!(
         lowest >= min_cosine,
@@ -247,17 +252,30 @@ fn f32_embeddings_match_the_reference_to_cosine_0_99999() {
     check(Precision::F32, 32);
 }
 
-/// The AVX-VNNI and the AVX2 8-bit kernels sum the same integers exactly and rescale them the
-/// same way, so a sentence's vector does not depend on which of the two the CPU has.
+/// The two 8-bit backends read the same 8-bit rows but weights of different widths (8 bits
+/// with AVX-VNNI, 6 without), so their vectors differ: measured, by cosine 0.969 on the
+/// three-token "Hi", 0.984 on the Japanese sentence and 0.99 or closer on every other one.
 #[test]
-fn both_8_bit_backends_give_the_same_vectors_bit_for_bit() {
+fn both_8_bit_backends_give_close_but_not_equal_vectors() {
     if !Backend::AvxVnniInt8.is_supported() {
         eprintln!("SKIPPED: this CPU has no AVX-VNNI, so only one 8-bit backend runs");
         return;
     }
     let items = reference();
     let texts: Vec<&str> = items.iter().map(|i| i.text.as_str()).collect();
-    let vnni = support::model_on(Backend::AvxVnniInt8, 1).embed(&texts, 4);
-    let madd = support::model_on(Backend::Avx2Int8, 1).embed(&texts, 4);
-    assert_eq!(vnni.expect("embed"), madd.expect("embed"));
+    let vnni = support::model_on(Backend::AvxVnniInt8, 1)
+        .embed(&texts, 4)
+        .expect("embed");
+    let madd = support::model_on(Backend::Avx2Int8, 1)
+        .embed(&texts, 4)
+        .expect("embed");
+    assert_ne!(
+        vnni, madd,
+        "6-bit weights give other vectors than 8-bit ones"
+    );
+    for k in 0..texts.len() {
+        let agree = cosine(&vnni[k], &madd[k]);
+        let floor = if texts[k].len() < 10 { 0.96 } else { 0.98 };
+        assert!(agree >= floor, "{:?}: cosine {agree}", texts[k]);
+    }
 }

@@ -6,7 +6,8 @@
 //! - [`Precision::Bf16`]: bf16 inputs, f32 accumulation (AVX-512 BF16 `vdpbf16ps`), twice the
 //!   multiply rate of f32 on CPUs that have it; everything outside the products stays f32.
 //! - [`Precision::Int8`]: the dense layers' products in 8-bit integers with exact 32-bit sums
-//!   (AVX-VNNI `vpdpbusd`, else AVX2 `vpmaddubsw`), for CPUs with AVX2 but no AVX-512;
+//!   (AVX-VNNI `vpdpbusd`, else AVX2 `vpmaddubsw` with 6-bit weights), for CPUs with AVX2 but
+//!   no AVX-512;
 //!   attention's products and everything else stay f32.
 //! - [`Precision::F32`]: f32 throughout (AVX-512F, else AVX2 + FMA, else `matrixmultiply`).
 //!
@@ -78,7 +79,8 @@ pub enum Backend {
     /// The dense layers' products in 8-bit integers with AVX-VNNI (`vpdpbusd` on 256-bit
     /// registers), f32 with AVX2 + FMA elsewhere.
     AvxVnniInt8,
-    /// The same products with AVX2's `vpmaddubsw` + `vpmaddwd`, bit for bit the same results.
+    /// The same products with AVX2's `vpmaddubsw` + `vpmaddwd`, the weights in 6 bits so that
+    /// two depth groups sum in 16 bits (vectors within cosine 0.98 of `AvxVnniInt8`'s).
     Avx2Int8,
     /// AVX2 + FMA, f32 throughout.
     Avx2,
@@ -171,6 +173,18 @@ impl Backend {
         }
     }
 
+    /// Names the arithmetic whose vectors this backend gives, for cache keys: backends of one
+    /// precision agree to within rounding (f32), or exactly (bf16), except the two 8-bit ones,
+    /// whose weights differ in width (8 bits with AVX-VNNI, 6 without).
+    pub fn numerics(self) -> &'static str {
+        match self {
+            Self::Avx512Bf16 => "bf16",
+            Self::AvxVnniInt8 => "int8",
+            Self::Avx2Int8 => "int8-w6",
+            Self::Avx512 | Self::Avx2 | Self::Portable => "f32",
+        }
+    }
+
     /// Packs the `k x n` matrix whose element `(i, j)` is `src[i * row_stride + j * col_stride]`
     /// (one of the strides is 1: a row-major matrix, or the transpose of one).
     pub(crate) fn pack(
@@ -256,7 +270,8 @@ impl Backend {
             return self.pack(src, row_stride, col_stride, k, n);
         }
         check_source(src, row_stride, col_stride, k, n);
-        let data = PackedData::Int8(int8::pack(src, row_stride, col_stride, k, n));
+        let width = int8::WeightWidth::of_kernel(self == Self::AvxVnniInt8);
+        let data = PackedData::Int8(int8::pack(src, row_stride, col_stride, k, n, width));
         Packed { k, n, data }
     }
 
@@ -331,7 +346,7 @@ impl Backend {
             }
             (PackedData::Int8(data), Self::Avx2Int8 | Self::AvxVnniInt8) => {
                 let vnni = self == Self::AvxVnniInt8;
-                scratch.int8.fill(a, lda, m, b.k, vnni);
+                scratch.int8.fill(a, lda, m, b.k);
                 int8::gemm(&scratch.int8, m, data, b.n, bias, c, ldc, vnni);
             }
             (PackedData::RowMajor(data), Self::Portable) => {
@@ -607,7 +622,8 @@ mod tests {
                         1e-4 * k as f32
                     };
                     if int8 {
-                        let exact = int8::gemm_reference(&a, m, k, &b, n, &bias);
+                        let width = int8::WeightWidth::of_kernel(backend == Backend::AvxVnniInt8);
+                        let exact = int8::gemm_reference(&a, m, k, &b, n, &bias, width);
                         for i in 0..m {
                             assert_eq!(
                                 c[i * ldc..i * ldc + n],

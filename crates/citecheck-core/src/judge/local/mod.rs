@@ -676,7 +676,11 @@ impl LocalJudge {
                 (JudgeLabel::NotFound, any, best)
             }
         };
-        let confidence = calibrate::confidence(label, score);
+        let basis = match &chosen {
+            Some(c) if c.by_meaning && label == JudgeLabel::Supported => calibrate::Basis::Meaning,
+            _ => calibrate::Basis::Words,
+        };
+        let confidence = calibrate::confidence(label, score, basis);
         let judgement = Judgement {
             label,
             evidence_quote: chosen.as_ref().map(|c| c.quote.to_string()),
@@ -2057,7 +2061,21 @@ mod tests {
         let j = judge.assess(claim, &[passage.to_string()]);
         assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
         assert_eq!(j.evidence_quote.as_deref(), Some(passage));
-        assert!(j.detail.is_some_and(|d| d.contains("meaning=close")));
+        // Its confidence comes from the curve of supports that meaning decided.
+        let detail = j.detail.clone().unwrap_or_default();
+        let score: f64 = detail
+            .strip_prefix("score=")
+            .and_then(|d| d.split(' ').next())
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(f64::NAN);
+        let by_meaning =
+            calibrate::confidence(JudgeLabel::Supported, score, calibrate::Basis::Meaning);
+        assert!(
+            (j.confidence - by_meaning).abs() < 1e-3,
+            "{} vs {by_meaning}",
+            j.confidence
+        );
+        assert!(detail.contains("meaning=close"));
         assert!(encoder.asked.load(std::sync::atomic::Ordering::Relaxed) <= 1 + MEANING_CANDIDATES);
         assert!(judge.info().prompt_version.ends_with("+meaning=marker"));
     }

@@ -11,7 +11,7 @@ use super::clause;
 use super::compare::{self, NumberFit};
 use super::lex::{forms_of, normalise};
 use super::lexicon;
-use super::numbers::{Measure, Quantity};
+use super::numbers::{is_percent, Measure, Quantity};
 
 /// Claim words either side of an entity that anchor it to a place in the sentence.
 const ANCHOR_WORDS: usize = 3;
@@ -86,6 +86,51 @@ fn sum_of_two(q: &Quantity, own: &[Quantity]) -> bool {
                         ..restated(a, a.value + b.value, a.tolerance + b.tolerance)
                     },
                 )
+        })
+    })
+}
+
+/// How roughly two figures may be written for their ratio to state a relative change: their
+/// relative roundings together at most 5% ("705,000" and "1.18 million", not "1" and "3").
+const RELATIVE_ROUNDING: f64 = 0.05;
+
+/// Whether two of the sentence's figures of one kind differ by the claim's relative change
+/// `q` ("about two-thirds more messages a second" for 1.18 million against 705,000; "a fifth
+/// fewer" for 800 against 1,000): the larger over the smaller, less one, for "more"; one less
+/// the smaller over the larger, for "fewer"; either when the claim's comparative is neither.
+/// Which of the two figures is the claim's subject the sentence does not say, so a change in
+/// the other direction is not read as a conflict.
+fn relative_change(claim: &Analysis, q: &Quantity, own: &[Quantity]) -> bool {
+    if !q.difference || !is_percent(&q.measure) {
+        return false;
+    }
+    let (more, less) = match claim.form(q.span.end) {
+        Some("mor" | "greater" | "tall" | "big" | "larg") => (true, false),
+        Some("fewer" | "less" | "lower" | "small" | "cheaper" | "short") => (false, true),
+        _ => (true, true),
+    };
+    let plain = |p: &Quantity| {
+        !p.compound && !p.identifier && !p.difference && p.share.is_none() && p.value > 0.0
+    };
+    own.iter().enumerate().any(|(k, a)| {
+        own[k + 1..].iter().any(|b| {
+            if !(plain(a) && plain(b) && compare::same_slot(a, b, true)) || a.value == b.value {
+                return false;
+            }
+            let (big, small) = if a.value > b.value { (a, b) } else { (b, a) };
+            let ratio = big.value / small.value;
+            // The figures' rounding carried into the ratio; a figure as rough as "1" in "1
+            // KiB" gives none worth reading.
+            let rounding = big.tolerance / big.value + small.tolerance / small.value;
+            if rounding > RELATIVE_ROUNDING {
+                return false;
+            }
+            let spread = ratio * rounding;
+            let as_change = |value: f64, tolerance: f64| {
+                compare::same(q, &restated(q, value, tolerance.max(q.tolerance)))
+            };
+            (more && as_change(100.0 * (ratio - 1.0), 100.0 * spread))
+                || (less && as_change(100.0 * (1.0 - 1.0 / ratio), 100.0 * spread / ratio / ratio))
         })
     })
 }
@@ -181,6 +226,10 @@ pub fn number_fit(
     // with 8.4%").
     let stated = own.iter().any(|p| same(&p));
     if !stated && adds_up(claim) && sum_of_two(q, &own) {
+        return NumberFit::Match;
+    }
+    // A relative change the sentence leaves to its reader: it gives the two values.
+    if !stated && relative_change(claim, q, &own) {
         return NumberFit::Match;
     }
     // A span on either side of a moment is twice as long in all ("roughly two hours either
@@ -876,7 +925,7 @@ mod tests {
         let q = claim
             .quantities
             .iter()
-            .find(|q| q.value == value)
+            .find(|q| (q.value - value).abs() < 1e-9)
             .expect("the test's claim has that number");
         number_fit(&claim, q, &sentence, bound)
     }
@@ -897,6 +946,47 @@ mod tests {
                 "He can then grind for roughly two hours, until low water."
             ),
             NumberFit::Conflict
+        );
+    }
+
+    /// "About two-thirds more" is the ratio of the sentence's two figures, less one; a rough
+    /// figure ("1 KiB") neither states it nor, as a count, conflicts with a relative change.
+    #[test]
+    fn a_relative_change_is_stated_by_the_ratio_of_two_figures() {
+        let two_thirds = 200.0 / 3.0;
+        let claim = "One 3.0 node moved about two-thirds more persistent 1 KiB messages a second \
+                     than 2.9.4 did.";
+        let sentence = |old: &str| {
+            format!(
+                "One 3.0 node sustained 1.18 million persistent 1 KiB messages a second, \
+                 against {old} for 2.9.4 on the same hardware."
+            )
+        };
+        assert_eq!(
+            fit_of(claim, two_thirds, &sentence("705,000")),
+            NumberFit::Match
+        );
+        assert_ne!(
+            fit_of(claim, two_thirds, &sentence("905,000")),
+            NumberFit::Match
+        );
+        assert_ne!(
+            fit_of(claim, two_thirds, &sentence("905,000")),
+            NumberFit::Conflict,
+            "the 1 of \"1 KiB\" is no rival of a relative change"
+        );
+        // "Fewer" reads one less the smaller over the larger: 800 is a fifth fewer than 1,000,
+        // while 1,000 is a quarter more than 800.
+        let fewer = "Staff numbers are a fifth lower than in 2020.";
+        let staff = "The firm employs 800 people, against 1,000 in 2020.";
+        assert_eq!(fit_of(fewer, 20.0, staff), NumberFit::Match);
+        assert_ne!(
+            fit_of(
+                "Staff numbers are a fifth higher than in 2020.",
+                20.0,
+                staff
+            ),
+            NumberFit::Match
         );
     }
 

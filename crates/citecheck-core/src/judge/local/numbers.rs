@@ -99,6 +99,7 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
                 // "a fifth" is 20 %, give or take the rounding a writer would do.
                 None => (share, 1.0, Measure::Unit(percent()), next),
             };
+            let relative = relative_at(&lower, next, &measure);
             out.push((
                 Quantity {
                     value,
@@ -116,7 +117,7 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
                     compound: false,
                     hyphened_name: false,
                     identifier: false,
-                    difference: difference_at(&lower, next),
+                    difference: difference_at(&lower, next) || relative,
                     share: None,
                     tally: false,
                     whole: None,
@@ -267,6 +268,7 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
             .map(|l| l.text)
             .collect::<Vec<_>>()
             .join(" ");
+        let relative = relative_at(&lower, after.max(i + 1), &measure);
         out.push((
             Quantity {
                 value: (raw + offset) * factor,
@@ -282,6 +284,7 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
                 identifier,
                 difference: difference_at(&lower, after.max(i + 1))
                     || ratio_at(&lower, after.max(i + 1))
+                    || relative
                     || increment_at(&lower, start),
                 share: None,
                 tally: false,
@@ -668,6 +671,14 @@ fn difference_at(lower: &[String], end: usize) -> bool {
     comparative && lower.get(end + 1).is_some_and(|w| w == "than")
 }
 
+/// Whether a share ending before `end` is a change relative to another value: a comparative
+/// right after it, "than" or not ("two-thirds more messages per second than", "30% fewer
+/// staff", "a fifth cheaper"). A share never counts the compared things themselves, so, as
+/// with "40% higher than", it fills the slot of a comparison, not of either value.
+fn relative_at(lower: &[String], end: usize, measure: &Measure) -> bool {
+    is_percent(measure) && lower.get(end).is_some_and(|w| is_comparative(w))
+}
+
 /// Whether the number at lexeme `i` is an amount added to another ("a further 70 jobs will
 /// go", "another 3 years"): the part that comes on top fills another slot than the whole.
 fn increment_at(lower: &[String], i: usize) -> bool {
@@ -692,6 +703,24 @@ fn ratio_at(lower: &[String], end: usize) -> bool {
         return false;
     };
     next == "as" || is_comparative(next)
+}
+
+/// A comparative that a share before it changes ("a fifth fewer", "a third cheaper"): not
+/// every word in "-er", since "a third quarter" is no change.
+fn changes_by(word: &str) -> bool {
+    lexicon::MORE.contains(&word)
+        || lexicon::LESS.contains(&word)
+        || matches!(
+            word,
+            "cheaper"
+                | "dearer"
+                | "longer"
+                | "shorter"
+                | "faster"
+                | "slower"
+                | "heavier"
+                | "lighter"
+        )
 }
 
 /// "more", "fewer", "larger", "longer": a word that compares two values.
@@ -781,7 +810,9 @@ fn fraction_at(lexemes: &[Lexeme<'_>], lower: &[String], i: usize) -> Option<(f6
     if let Some(denominator) = part(i + 1) {
         // "nine-tenths full", "two thirds": a plural part is no ordinal, "of" or not.
         let plural = numerator > 1.0 && lower[i + 1].ends_with('s');
-        if after_by || plural {
+        // "a fifth fewer", "a third cheaper": a change by a share, as after "by".
+        let change = lower.get(i + 2).is_some_and(|w| changes_by(w));
+        if after_by || plural || change {
             return Some((100.0 * numerator / denominator, i + 2));
         }
         return lower
@@ -1649,6 +1680,17 @@ mod tests {
         let found = quantities(&lex("640 staff, 40 more than in 2023"));
         assert!(found[1].difference, "{found:?}");
         assert!(first("the pack is four times larger").difference);
+        // A share before a comparative is a change relative to another value, "than" or not.
+        assert!(first("about two-thirds more messages a second than before").difference);
+        assert!(first("30% fewer staff").difference);
+        let fifth = first("a fifth fewer staff");
+        assert!(
+            fifth.difference && (fifth.value - 20.0).abs() < 1e-9,
+            "{fifth:?}"
+        );
+        assert!(quantities(&lex("in a third quarter")).is_empty());
+        assert!(!first("30% of staff").difference);
+        assert!(!first("30 more staff arrived").difference);
         assert!(first("three times as many visitors").difference);
         assert!(!first("he won it four times in a row").difference);
         // An amount on top of another is a difference from the whole.

@@ -676,12 +676,34 @@ enum ChangeEnd {
 /// How far before its "to" a claim's word of change may sit ("fell by a fifth to").
 const CHANGE_REACH: usize = 4;
 
-/// Normalised words of rise and fall: the first pair of [`lexicon::OPPOSITES`].
+/// Words that set a figure to a new value without saying which way: "revised its forecast
+/// upward to", "restated to", "adjusted to".
+const NEUTRAL_CHANGES: &[&str] = &[
+    "revise",
+    "restate",
+    "adjust",
+    "amend",
+    "correct",
+    "upward",
+    "upwards",
+    "downward",
+    "downwards",
+    "lower",
+    "trim",
+    "lift",
+];
+
+/// Normalised words of change: the first pair of [`lexicon::OPPOSITES`] (rise and fall) and
+/// [`NEUTRAL_CHANGES`].
 fn change_words() -> &'static [String] {
     static WORDS: OnceLock<Vec<String>> = OnceLock::new();
     WORDS.get_or_init(|| {
         let (up, down) = lexicon::OPPOSITES[0];
-        forms_of(up).into_iter().chain(forms_of(down)).collect()
+        forms_of(up)
+            .into_iter()
+            .chain(forms_of(down))
+            .chain(forms_of(NEUTRAL_CHANGES))
+            .collect()
     })
 }
 
@@ -946,6 +968,29 @@ mod tests {
                 "He can then grind for roughly two hours, until low water."
             ),
             NumberFit::Conflict
+        );
+    }
+
+    /// A claim's figure that a change without a direction ends at ("revised its profit upward
+    /// to £29.3 million") is not stated by the sentence's figure that change started from
+    /// ("restated from £29.3 million to £28.1 million"): the sentence's end conflicts.
+    #[test]
+    fn a_figure_revised_to_is_the_end_of_the_change() {
+        let sentence = "The comparative adjusted operating profit for the first half of 2024 has \
+                        been restated from £29.3 million to £28.1 million.";
+        let claim = |amount: &str| {
+            format!(
+                "Harrowgate revised its adjusted operating profit for the first half of 2024 \
+                 upward to {amount}."
+            )
+        };
+        assert_eq!(
+            fit_of(&claim("£29.3 million"), 29.3e6, sentence),
+            NumberFit::Conflict
+        );
+        assert_eq!(
+            fit_of(&claim("£28.1 million"), 28.1e6, sentence),
+            NumberFit::Match
         );
     }
 

@@ -168,7 +168,8 @@ pub fn lex(text: &str) -> Vec<Lexeme<'_>> {
         }
         hyphen_pending = false;
         let kind = match c {
-            '%' | '°' | '€' | '£' | '$' | '/' | '\u{b1}' => Some(LexKind::Symbol),
+            // The minus sign signs a value ("\u{2212}23 \u{b0}C"): see `numbers`.
+            '%' | '°' | '€' | '£' | '$' | '/' | '\u{b1}' | '\u{2212}' => Some(LexKind::Symbol),
             '.' | ',' | ';' | ':' | '!' | '?' | '(' | ')' | '[' | ']' | '"' | '\u{201C}'
             | '\u{201D}' | '\u{2014}' | '\u{2013}' | '-' | '|' | '\u{2026}' => Some(LexKind::Punct),
             _ => None,

@@ -296,6 +296,7 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
         i = after.max(i + 1);
     }
     spread_ranges(lexemes, &lower, &mut out);
+    read_signs(lexemes, &lower, &mut out);
     join_mixed_units(&lower, &mut out);
     absorb_margins(&lower, &mut out);
     carry_units_forward(&lower, &mut out);
@@ -340,6 +341,56 @@ fn join_mixed_units(lower: &[String], found: &mut Vec<(Quantity, f64, usize)>) {
             k += 1;
         }
     }
+}
+
+/// Temperatures below zero: after a minus sign ("\u{2212}23 \u{b0}C") or the word "minus"
+/// ("minus two degrees"), and degrees "below zero" ("23 degrees below zero"); degrees signed
+/// so, or "above zero", are a temperature (Celsius). A hyphen before a number is left alone: it
+/// joins ranges and names far more often than it signs a value.
+fn read_signs(lexemes: &[Lexeme<'_>], lower: &[String], found: &mut Vec<(Quantity, f64, usize)>) {
+    let mut zeros = Vec::new();
+    for (q, _, _) in found.iter_mut() {
+        let before = q.span.start.checked_sub(1);
+        let signed = before.is_some_and(|p| lexemes[p].text == "\u{2212}" || lower[p] == "minus");
+        let zero = |side: &str| {
+            lower.get(q.span.end).is_some_and(|w| w == side)
+                && lower.get(q.span.end + 1).is_some_and(|w| w == "zero")
+        };
+        let degrees = matches!(&q.measure, Measure::Unit(u) if u.dimension == Dimension::Angle);
+        let (below, above) = (degrees && zero("below"), degrees && zero("above"));
+        if below || above {
+            q.measure = Measure::Unit(celsius());
+            q.span.end += 2;
+            zeros.push(q.span.end - 1);
+        } else if signed && degrees {
+            q.measure = Measure::Unit(celsius());
+        }
+        // Only a temperature takes the sign: a change written "\u{2212}14.9%" is the loss a
+        // claim states as "lost 15%".
+        let temperature =
+            matches!(&q.measure, Measure::Unit(u) if u.dimension == Dimension::Temperature);
+        if temperature && (signed || below) && q.value > 0.0 {
+            q.value = -q.value;
+            if let Some(p) = before.filter(|_| signed) {
+                q.span.start = p;
+            }
+        }
+    }
+    // The "zero" of "below zero" is no quantity of its own.
+    found.retain(|(q, _, _)| !zeros.contains(&q.at));
+}
+
+/// The Celsius unit.
+fn celsius() -> Unit {
+    lexicon::UNITS
+        .iter()
+        .find(|(_, u)| u.dimension == Dimension::Temperature && u.name == "\u{b0}C")
+        .map(|&(_, u)| u)
+        .unwrap_or(Unit {
+            name: "\u{b0}C",
+            dimension: Dimension::Temperature,
+            factor: 1.0,
+        })
 }
 
 /// "10,984 \u{b1} 25 m": the margin after "\u{b1}" is how far the value may be off, not a
@@ -1104,6 +1155,21 @@ fn number_words(lexemes: &[Lexeme<'_>], lower: &[String], i: usize) -> Option<(f
     {
         return Some((1.0, i + 1));
     }
+    // "an hour and 37 minutes": one of the larger unit, before its smaller part (the two are
+    // joined as one amount later).
+    let number_at = |k: usize| {
+        lexemes.get(k).is_some_and(|l| l.kind == LexKind::Number)
+            || lower.get(k).is_some_and(|w| small(w).is_some())
+    };
+    if matches!(first, "a" | "an")
+        && unit_at(lower, i + 1).is_some_and(|(u, end)| {
+            u.dimension == Dimension::Time
+                && lower.get(end).is_some_and(|w| w == "and")
+                && number_at(end + 1)
+        })
+    {
+        return Some((1.0, i + 1));
+    }
     if first == "a" || first == "one" {
         let next = lower.get(i + 1).map(String::as_str).unwrap_or("");
         let scaled = big(next).is_some() || next == "dozen";
@@ -1127,11 +1193,14 @@ fn number_words(lexemes: &[Lexeme<'_>], lower: &[String], i: usize) -> Option<(f
         }
     }
     small(first)?;
-    let (mut total, mut current) = (0.0, 0.0);
+    let (mut total, mut current): (f64, f64) = (0.0, 0.0);
     let mut j = i;
     while j < lexemes.len() && lexemes[j].kind == LexKind::Word {
         let w = lower[j].as_str();
-        if let Some(v) = small(w) {
+        if w == "dozen" {
+            // "two dozen" is 24, not 2 and 12; "a dozen" starts here at 12.
+            current = current.max(1.0) * 12.0;
+        } else if let Some(v) = small(w) {
             current += v;
         } else if w == "hundred" {
             current = current.max(1.0) * 100.0;
@@ -1456,6 +1525,16 @@ mod tests {
             ("Forty-nine copies", 49.0),
             ("twenty-one copies", 21.0),
             ("a dozen eggs", 12.0),
+            ("two dozen oil lamps", 24.0),
+            // Below zero, by sign, word or phrase.
+            ("it was \u{2212}23 \u{b0}C on the platform", -23.0),
+            ("it was 23 degrees below zero", -23.0),
+            ("minus two degrees", -2.0),
+            // A change's minus is the loss a claim states without it.
+            ("a mean change of \u{2212}14.9% in body weight", 14.9),
+            // One of the larger unit before the smaller part: 97 minutes.
+            ("an hour and 37 minutes late", 5820.0),
+            ("three dozen", 36.0),
             ("42-kilometre route", 42_000.0),
             ("1.2 billion euros", 1.2e9),
             ("€300 million", 3e8),
@@ -1683,6 +1762,12 @@ mod tests {
         // A share before a comparative is a change relative to another value, "than" or not.
         assert!(first("about two-thirds more messages a second than before").difference);
         assert!(first("30% fewer staff").difference);
+        // "below zero" makes degrees a temperature, and its "zero" no quantity of its own.
+        let cold = quantities(&lex("23 degrees below zero"));
+        assert_eq!(cold.len(), 1, "{cold:?}");
+        assert!(
+            matches!(&cold[0].measure, Measure::Unit(u) if u.dimension == Dimension::Temperature)
+        );
         let fifth = first("a fifth fewer staff");
         assert!(
             fifth.difference && (fifth.value - 20.0).abs() < 1e-9,

@@ -208,7 +208,8 @@ fn the_default_backend_is_the_fastest_the_cpu_has() {
 /// How close each backend's vectors stay to the reference's (lowest cosine over its texts).
 /// 8-bit products with 8-bit weights (AVX-VNNI) measured 0.997-0.998 on every text but the
 /// two-letter "Hi" (three tokens, 0.9886): the fewer the tokens, the less the mean pooling
-/// averages the rounding out. The AVX2 kernel's 6-bit weights measured 0.985-0.995, and 0.980
+/// averages the rounding out. The AVX2 kernel's 6-bit weights measured 0.980 (a Russian
+/// sentence) to 0.995, and 0.980
 /// on "Hi".
 fn lowest_allowed(backend: Backend) -> f32 {
     match backend {
@@ -241,7 +242,7 @@ fn bf16_embeddings_match_the_reference_to_cosine_0_999() {
 }
 
 #[test]
-fn int8_embeddings_match_the_reference_to_cosine_0_985() {
+fn int8_embeddings_match_the_reference_to_their_backends_floor() {
     check(Precision::Int8, 1);
     check(Precision::Int8, 4);
 }
@@ -254,7 +255,8 @@ fn f32_embeddings_match_the_reference_to_cosine_0_99999() {
 
 /// The two 8-bit backends read the same 8-bit rows but weights of different widths (8 bits
 /// with AVX-VNNI, 6 without), so their vectors differ: measured, by cosine 0.969 on the
-/// three-token "Hi", 0.984 on the Japanese sentence and 0.99 or closer on every other one.
+/// three-token "Hi", 0.980 and 0.984 on the Russian and Japanese sentences, 0.99 or closer on
+/// every other one; the floors leave half a point of room.
 #[test]
 fn both_8_bit_backends_give_close_but_not_equal_vectors() {
     if !Backend::AvxVnniInt8.is_supported() {
@@ -275,7 +277,7 @@ fn both_8_bit_backends_give_close_but_not_equal_vectors() {
     );
     for k in 0..texts.len() {
         let agree = cosine(&vnni[k], &madd[k]);
-        let floor = if texts[k].len() < 10 { 0.96 } else { 0.98 };
+        let floor = if texts[k].len() < 10 { 0.96 } else { 0.975 };
         assert!(agree >= floor, "{:?}: cosine {agree}", texts[k]);
     }
 }

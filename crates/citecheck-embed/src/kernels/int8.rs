@@ -37,9 +37,10 @@ use super::PANEL;
 
 /// Depth values per group: one `i32` lane sums four products.
 pub(super) const GROUP: usize = 4;
-/// Rows per micro-tile: 4 rows x 16 columns are 8 accumulators; the two loaded halves of the
-/// panel, the broadcasts, the constant ones and the products in flight take the other 8 of the
-/// 16 registers (the `vpmaddubsw` path needs two more per row than `vpdpbusd`).
+/// Rows per micro-tile: 4 rows x 16 columns are 8 accumulators. The `vpdpbusd` path keeps
+/// the rest in the other 8 of the 16 registers; the `vpmaddubsw` path, which holds two groups'
+/// panel halves (4 registers) and the constant ones, spills one accumulator per iteration,
+/// and still measured no faster at 3 or 6 rows in a micro-benchmark.
 const MR: usize = 4;
 
 /// How wide the weights' codes are: what their kernel can sum without saturating.
@@ -72,6 +73,10 @@ impl WeightWidth {
 
 /// The largest code of a row.
 const ROW_LEVELS: f32 = 127.0;
+
+// The `vpmaddubsw` kernel's bound: two groups' pairs of products, each a row byte (at most
+// 255) times a 6-bit weight (at most 31), must fit an `i16`, whose add wraps silently.
+const _: () = assert!(4 * 255 * 31 <= i16::MAX as i32);
 /// What a row's codes are offset by, as a shift of 1 (128), to make them unsigned bytes.
 const ROW_OFFSET_SHIFT: i32 = 7;
 
@@ -571,10 +576,10 @@ mod tests {
     }
 
     /// Every kernel the CPU has gives its reference result bit for bit, at the extremes too: a
-    /// row whose every byte is 255 against a column at full scale of one sign everywhere (where
-    /// `vpmaddubsw`'s 16-bit sums, two groups' pairs of them, would saturate if the weights
-    /// were wider than 6 bits), alternating signs, a row of zeros, odd depths and odd numbers
-    /// of groups.
+    /// row whose every byte is 255 against columns at full scale of either sign everywhere
+    /// (where the 16-bit sum of two groups' `vpmaddubsw` pairs would wrap if the weights were
+    /// wider than 6 bits), alternating signs, a row of zeros, leftover rows, odd depths and odd
+    /// numbers of groups.
     #[test]
     fn both_kernels_equal_their_reference_bit_for_bit() {
         if !crate::kernels::avx2::available() {
@@ -592,6 +597,7 @@ mod tests {
             (1, 1, 1),
             (5, 7, 17),
             (3, 12, 20),
+            (6, 36, 33),
             (9, 384, 40),
             (4, 1536, 16),
         ] {
@@ -611,6 +617,9 @@ mod tests {
                 }
                 if n > 1 {
                     b[l * n + 1] = -0.5;
+                }
+                if n > 2 {
+                    b[l * n + 2] = 0.5;
                 }
             }
             if m > 1 {
@@ -640,14 +649,14 @@ mod tests {
                     "{} vs {expected}",
                     want[0]
                 );
-                if m > 2 && n > 1 {
-                    // Every product of row 1 (bytes of 255) and column 1 is 127 x -31 (or -127).
-                    let same = -(k as f32) * 4.0 * 0.5 + bias[1];
-                    assert!(
-                        (want[n + 1] - same).abs() <= 1e-3 * same.abs(),
-                        "{}",
-                        want[n + 1]
-                    );
+                if m > 2 && n > 2 {
+                    // Every product of row 1 (bytes of 255) and column 1 is 127 x -31 (or
+                    // -127), and with column 2 127 x 31: the largest sums of either sign.
+                    for (col, sign) in [(1, -1.0), (2, 1.0)] {
+                        let same = sign * (k as f32) * 4.0 * 0.5 + bias[col];
+                        let got = want[n + col];
+                        assert!((got - same).abs() <= 1e-3 * same.abs(), "{got} vs {same}");
+                    }
                 }
                 if m > 1 {
                     assert_eq!(want[(m - 1) * n..], bias[..], "a zero row gives the bias");

@@ -80,7 +80,8 @@ pub enum Backend {
     /// registers), f32 with AVX2 + FMA elsewhere.
     AvxVnniInt8,
     /// The same products with AVX2's `vpmaddubsw` + `vpmaddwd`, the weights in 6 bits so that
-    /// two depth groups sum in 16 bits (vectors within cosine 0.98 of `AvxVnniInt8`'s).
+    /// two depth groups sum in 16 bits (vectors within cosine 0.97 of `AvxVnniInt8`'s, 0.98 on
+    /// sentences).
     Avx2Int8,
     /// AVX2 + FMA, f32 throughout.
     Avx2,

@@ -11,7 +11,7 @@ use super::clause;
 use super::compare::{self, NumberFit};
 use super::lex::{forms_of, normalise};
 use super::lexicon;
-use super::numbers::{is_percent, Measure, Quantity};
+use super::numbers::{self, is_percent, Measure, Quantity};
 
 /// Claim words either side of an entity that anchor it to a place in the sentence.
 const ANCHOR_WORDS: usize = 3;
@@ -104,9 +104,10 @@ fn relative_change(claim: &Analysis, q: &Quantity, own: &[Quantity]) -> bool {
     if !q.difference || !is_percent(&q.measure) {
         return false;
     }
+    let (up, down) = comparative_forms();
     let (more, less) = match claim.form(q.span.end) {
-        Some("mor" | "greater" | "tall" | "big" | "larg") => (true, false),
-        Some("fewer" | "less" | "lower" | "small" | "cheaper" | "short") => (false, true),
+        Some(f) if up.iter().any(|u| u == f) => (true, false),
+        Some(f) if down.iter().any(|d| d == f) => (false, true),
         _ => (true, true),
     };
     let plain = |p: &Quantity| {
@@ -675,6 +676,20 @@ enum ChangeEnd {
 
 /// How far before its "to" a claim's word of change may sit ("fell by a fifth to").
 const CHANGE_REACH: usize = 4;
+
+/// Normalised comparatives of increase and of decrease ([`lexicon::MORE`] and
+/// [`numbers::MORE_BY`], [`lexicon::LESS`] and [`numbers::LESS_BY`]): the direction of a
+/// claim's relative change.
+fn comparative_forms() -> &'static (Vec<String>, Vec<String>) {
+    static FORMS: OnceLock<(Vec<String>, Vec<String>)> = OnceLock::new();
+    FORMS.get_or_init(|| {
+        let forms = |a: &[&str], b: &[&str]| forms_of(a).into_iter().chain(forms_of(b)).collect();
+        (
+            forms(lexicon::MORE, numbers::MORE_BY),
+            forms(lexicon::LESS, numbers::LESS_BY),
+        )
+    })
+}
 
 /// Words that set a figure to a new value without saying which way: "revised its forecast
 /// upward to", "restated to", "adjusted to".

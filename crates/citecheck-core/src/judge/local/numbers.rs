@@ -359,11 +359,11 @@ fn read_signs(lexemes: &[Lexeme<'_>], lower: &[String], found: &mut Vec<(Quantit
         let degrees = matches!(&q.measure, Measure::Unit(u) if u.dimension == Dimension::Angle);
         let (below, above) = (degrees && zero("below"), degrees && zero("above"));
         if below || above {
-            q.measure = Measure::Unit(celsius());
+            q.measure = Measure::Unit(base_unit(Dimension::Temperature, "\u{b0}C"));
             q.span.end += 2;
             zeros.push(q.span.end - 1);
         } else if signed && degrees {
-            q.measure = Measure::Unit(celsius());
+            q.measure = Measure::Unit(base_unit(Dimension::Temperature, "\u{b0}C"));
         }
         // Only a temperature takes the sign: a change written "\u{2212}14.9%" is the loss a
         // claim states as "lost 15%".
@@ -378,19 +378,6 @@ fn read_signs(lexemes: &[Lexeme<'_>], lower: &[String], found: &mut Vec<(Quantit
     }
     // The "zero" of "below zero" is no quantity of its own.
     found.retain(|(q, _, _)| !zeros.contains(&q.at));
-}
-
-/// The Celsius unit.
-fn celsius() -> Unit {
-    lexicon::UNITS
-        .iter()
-        .find(|(_, u)| u.dimension == Dimension::Temperature && u.name == "\u{b0}C")
-        .map(|&(_, u)| u)
-        .unwrap_or(Unit {
-            name: "\u{b0}C",
-            dimension: Dimension::Temperature,
-            factor: 1.0,
-        })
 }
 
 /// "10,984 \u{b1} 25 m": the margin after "\u{b1}" is how far the value may be off, not a
@@ -756,22 +743,18 @@ fn ratio_at(lower: &[String], end: usize) -> bool {
     next == "as" || is_comparative(next)
 }
 
+/// Comparatives of increase beyond [`lexicon::MORE`] that a share before them changes by
+/// ("a fifth dearer").
+pub const MORE_BY: &[&str] = &["dearer", "longer", "faster", "heavier"];
+/// Comparatives of decrease beyond [`lexicon::LESS`] ("a third cheaper").
+pub const LESS_BY: &[&str] = &["cheaper", "shorter", "slower", "lighter"];
+
 /// A comparative that a share before it changes ("a fifth fewer", "a third cheaper"): not
 /// every word in "-er", since "a third quarter" is no change.
 fn changes_by(word: &str) -> bool {
-    lexicon::MORE.contains(&word)
-        || lexicon::LESS.contains(&word)
-        || matches!(
-            word,
-            "cheaper"
-                | "dearer"
-                | "longer"
-                | "shorter"
-                | "faster"
-                | "slower"
-                | "heavier"
-                | "lighter"
-        )
+    [lexicon::MORE, MORE_BY, lexicon::LESS, LESS_BY]
+        .iter()
+        .any(|words| words.contains(&word))
 }
 
 /// "more", "fewer", "larger", "longer": a word that compares two values.
@@ -793,13 +776,18 @@ fn hedged_at(lower: &[String], i: usize) -> bool {
 
 /// The percentage unit.
 pub fn percent() -> Unit {
+    base_unit(Dimension::Percent, "%")
+}
+
+/// The unit of `dimension` named `name` with factor 1, as the lexicon spells it.
+fn base_unit(dimension: Dimension, name: &'static str) -> Unit {
     lexicon::UNITS
         .iter()
-        .find(|(_, u)| u.dimension == Dimension::Percent)
+        .find(|(_, u)| u.dimension == dimension && u.name == name)
         .map(|&(_, u)| u)
         .unwrap_or(Unit {
-            name: "%",
-            dimension: Dimension::Percent,
+            name,
+            dimension,
             factor: 1.0,
         })
 }

@@ -174,9 +174,9 @@ impl Backend {
         }
     }
 
-    /// Names the arithmetic whose vectors this backend gives, for cache keys: backends of one
-    /// precision agree to within rounding (f32), or exactly (bf16), except the two 8-bit ones,
-    /// whose weights differ in width (8 bits with AVX-VNNI, 6 without).
+    /// Names the arithmetic whose vectors this backend gives, for cache keys: the f32 backends
+    /// agree to within rounding and share a name; the two 8-bit ones do not, since their
+    /// weights differ in width (8 bits with AVX-VNNI, 6 without).
     pub fn numerics(self) -> &'static str {
         match self {
             Self::Avx512Bf16 => "bf16",

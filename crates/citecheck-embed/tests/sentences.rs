@@ -144,3 +144,69 @@ fn a_sentence_has_one_vector_whichever_request_encodes_it_first() {
         );
     }
 }
+
+/// The ranker embeds a claim through the judge's encoder (`EmbeddingRanker::with_sentences`):
+/// the ranking is the same (the claim's vector bit for bit), and the judge then reads the
+/// claim's tokens without running it through the model again.
+#[test]
+fn a_claim_the_ranker_embedded_costs_the_judge_no_second_pass() {
+    use citecheck_core::rank::{PagePassages, Ranker};
+    use citecheck_embed::{EmbeddingRanker, WindowParams, DEFAULT_BATCH_TOKENS};
+
+    let claim = "The old stone bridge was closed to cars in 1987 after engineers found cracks.";
+    let page = PagePassages {
+        content_sha256: "fixture-shared-claim".into(),
+        passages: vec![
+            "The railway reached the town in 1861 and the station closed in 1964.".into(),
+            "The medieval crossing was shut to motor traffic in 1987, when engineers found \
+             deep cracks in two of its arches."
+                .into(),
+            "Each summer the town holds a regatta on the river.".into(),
+        ],
+    };
+    let sentences = Arc::new(encoder());
+    let embedder = Arc::clone(sentences.embedder());
+    let ranker = |shared: bool| {
+        let r = EmbeddingRanker::new(
+            Arc::clone(&embedder),
+            WindowParams::default(),
+            DEFAULT_BATCH_TOKENS,
+            None,
+        );
+        if shared {
+            r.with_sentences(Arc::clone(&sentences))
+        } else {
+            r
+        }
+    };
+    let alone = ranker(false);
+    let with = ranker(true);
+    assert_eq!(
+        alone.scores(claim, &page).expect("scores"),
+        with.scores(claim, &page).expect("scores"),
+        "the claim's vector through the token pass must be the plain one, bit for bit"
+    );
+    assert_eq!(
+        with.top_k(claim, &page, 3).expect("rank"),
+        alone.top_k(claim, &page, 3).expect("rank")
+    );
+    let before = sentences.texts_encoded();
+    assert_eq!(
+        before, 1,
+        "the ranker ran the claim through the judge's encoder once"
+    );
+    let tokens = sentences.encode_tokens(&[claim]).expect("tokens");
+    assert!(!tokens[0].spans.is_empty());
+    sentences.encode(&[claim]).expect("vector");
+    assert_eq!(
+        sentences.texts_encoded(),
+        before,
+        "no second pass for the claim"
+    );
+
+    // Without the shared encoder, the judge's own encoder runs the claim itself.
+    let own = encoder();
+    alone.top_k(claim, &page, 3).expect("rank");
+    own.encode_tokens(&[claim]).expect("tokens");
+    assert_eq!(own.texts_encoded(), 1);
+}

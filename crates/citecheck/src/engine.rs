@@ -118,11 +118,17 @@ pub fn build(settings: &Settings) -> Result<Engine, AppError> {
             if let Some(dir) = &options.cache_dir {
                 keep_cache_within_budget(dir, settings.embedding_cache_max_bytes);
             }
-            let ranker = citecheck_embed::EmbeddingRanker::open(&options)
+            let mut ranker = citecheck_embed::EmbeddingRanker::open(&options)
                 .context("loading the embedding ranker's model")?;
-            local = local.with_encoder(Arc::new(
-                citecheck_embed::sentences::SentenceEmbedder::new(Arc::clone(ranker.embedder())),
+            let sentences = Arc::new(citecheck_embed::sentences::SentenceEmbedder::new(
+                Arc::clone(ranker.embedder()),
             ));
+            // The ranker embeds every claim; through the judge's encoder, that one pass also
+            // leaves the claim's token rows where the local judge reads them.
+            if llm_judge.is_none() {
+                ranker = ranker.with_sentences(Arc::clone(&sentences));
+            }
+            local = local.with_encoder(sentences);
             Arc::new(ranker)
         }
     };

@@ -1,8 +1,9 @@
 //! Window embeddings of pages, cached by what determines them: the page's content hash, its
 //! passages, the model's hash, the arithmetic (`Backend::numerics`) and the window parameters.
 //! A page's entry holds the passages embedded so far (the ranker embeds only a shortlist of a
-//! long page; a later claim may add others). In memory for the process (bounded), and on disk across runs as one small file
-//! per page (`<dir>/<key[..2]>/<key>.emb`, written to a temporary file and renamed into place).
+//! long page; a later claim may add others). In memory for the process (bounded), and on disk
+//! across runs as one small file per page (`<dir>/<key[..2]>/<key>.emb`, written to a temporary
+//! file and renamed into place).
 //!
 //! A cache file that cannot be read is treated as a miss and rewritten: the cache only ever
 //! saves work, it never decides a result.

@@ -121,7 +121,6 @@ fn ranked(cites: &[Citation], ranker: &dyn Ranker) -> Result<Vec<Judged>, String
         .collect()
 }
 
-/// Process CPU time (user + system, all threads) from /proc/self/stat, in 10 ms ticks.
 /// This thread's CPU time in nanoseconds (`/proc/thread-self/schedstat`), for spans too short
 /// for `/proc`'s 10 ms ticks. The judge and its encoder's token pass run on the calling thread.
 fn cpu_now() -> Duration {
@@ -131,6 +130,7 @@ fn cpu_now() -> Duration {
         .map_or(Duration::ZERO, Duration::from_nanos)
 }
 
+/// Process CPU time (user + system, all threads) from /proc/self/stat, in 10 ms ticks.
 fn process_cpu() -> Option<Duration> {
     let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
     let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();

@@ -17,7 +17,7 @@ use citecheck_core::{Fetcher, Judge, Ranker, Verifier, VerifierBuilder};
 use citecheck_render::{find_chromium, ChromiumOptions, ChromiumRenderer};
 
 use crate::config::{
-    ConfigError, FetcherKind, JudgeProvider, RankerKind, RenderSettings, Settings,
+    ConfigError, FetcherKind, JudgeProvider, JudgeReading, RankerKind, RenderSettings, Settings,
 };
 use crate::error::AppError;
 
@@ -104,7 +104,9 @@ pub fn build(settings: &Settings) -> Result<Engine, AppError> {
         }
     };
     // The local judge reads sentences for meaning with the embedding model when it is loaded
-    // for ranking anyway; with the lexical ranker it reads words only.
+    // for ranking anyway (unless told to read words only); with the lexical ranker it reads
+    // words only.
+    let read_meaning = settings.judge_reading == JudgeReading::Meaning;
     let mut local = LocalJudge::default();
     let ranker: Arc<dyn Ranker> = match settings.ranker {
         RankerKind::Lexical => Arc::new(Bm25Ranker),
@@ -120,15 +122,15 @@ pub fn build(settings: &Settings) -> Result<Engine, AppError> {
             }
             let mut ranker = citecheck_embed::EmbeddingRanker::open(&options)
                 .context("loading the embedding ranker's model")?;
-            let sentences = Arc::new(citecheck_embed::sentences::SentenceEmbedder::new(
-                Arc::clone(ranker.embedder()),
-            ));
-            // The ranker embeds every claim; through the judge's encoder, that one pass also
-            // leaves the claim's token rows where the local judge reads them.
-            if llm_judge.is_none() {
+            if llm_judge.is_none() && read_meaning {
+                let sentences = Arc::new(citecheck_embed::sentences::SentenceEmbedder::new(
+                    Arc::clone(ranker.embedder()),
+                ));
+                // The ranker embeds every claim; through the judge's encoder, that one pass
+                // also leaves the claim's token rows where the local judge reads them.
                 ranker = ranker.with_sentences(Arc::clone(&sentences));
+                local = local.with_encoder(sentences);
             }
-            local = local.with_encoder(sentences);
             Arc::new(ranker)
         }
     };

@@ -27,6 +27,17 @@ pub struct GlobalArgs {
     #[arg(long, global = true, env = "JUDGE_MODEL", value_name = "MODEL")]
     pub judge_model: Option<String>,
 
+    /// How the local judge reads the passages: meaning (the default: words, and with the
+    /// embedding ranker also closeness in meaning from its model) or words (words alone: less
+    /// CPU a citation, a weaker reading of paraphrases).
+    #[arg(
+        long,
+        global = true,
+        env = "CITECHECK_JUDGE_READING",
+        value_name = "READING"
+    )]
+    pub judge_reading: Option<String>,
+
     /// Judge calls in flight at once.
     #[arg(long, global = true, env = "JUDGE_CONCURRENCY", value_name = "N")]
     pub judge_concurrency: Option<usize>,

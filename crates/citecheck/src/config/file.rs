@@ -111,6 +111,8 @@ pub struct PipelineSection {
 #[serde(deny_unknown_fields)]
 pub struct JudgeSection {
     pub provider: Option<String>,
+    /// How the local judge reads: `meaning` or `words` (as `--judge-reading`).
+    pub reading: Option<String>,
     pub model: Option<String>,
     pub concurrency: Option<usize>,
     pub base_url: Option<String>,

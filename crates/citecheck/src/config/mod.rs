@@ -25,7 +25,8 @@ pub use file::{
     JudgeSection, PipelineSection, QueueSection, ServerSection,
 };
 pub use pipeline::{
-    ArchiveSettings, CrawlbaseEnv, FetcherKind, JudgeProvider, RankerKind, RenderSettings, Settings,
+    ArchiveSettings, CrawlbaseEnv, FetcherKind, JudgeProvider, JudgeReading, RankerKind,
+    RenderSettings, Settings,
 };
 pub use queue::QueueArg;
 

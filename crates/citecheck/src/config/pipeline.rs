@@ -107,6 +107,38 @@ impl JudgeProvider {
     }
 }
 
+/// How the local judge reads a page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JudgeReading {
+    /// Words, and closeness in meaning where the embedding model is loaded for ranking.
+    Meaning,
+    /// Words alone, even beside the embedding ranker. On CPUs without fast integer dot
+    /// products the meaning pass costs several times the words' CPU (BENCHMARKS.md).
+    Words,
+}
+
+impl JudgeReading {
+    fn parse(text: &str) -> Result<Self, ConfigError> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "meaning" => Ok(JudgeReading::Meaning),
+            "words" => Ok(JudgeReading::Words),
+            other => Err(ConfigError::Unknown {
+                setting: "judge reading",
+                value: other.to_string(),
+                flags: "CITECHECK_JUDGE_READING / --judge-reading",
+                expected: "meaning or words",
+            }),
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            JudgeReading::Meaning => "meaning",
+            JudgeReading::Words => "words",
+        }
+    }
+}
+
 /// Everything needed to build the pipeline.
 #[derive(Debug, Clone)]
 pub struct Settings {
@@ -122,6 +154,8 @@ pub struct Settings {
     pub embed_threads: Option<usize>,
     pub verify: VerifyOptions,
     pub judge: JudgeProvider,
+    /// How the local judge reads (an LLM judge ignores it).
+    pub judge_reading: JudgeReading,
     pub judge_model: Option<String>,
     /// Settings of an LLM judge (unused by the local judge). Holds the key, redacted in `Debug`.
     pub llm: Option<LlmJudgeConfig>,
@@ -199,6 +233,12 @@ impl Settings {
                 .as_deref()
                 .or(file.judge.provider.as_deref())
                 .unwrap_or("local"),
+        )?;
+        let judge_reading = JudgeReading::parse(
+            args.judge_reading
+                .as_deref()
+                .or(file.judge.reading.as_deref())
+                .unwrap_or("meaning"),
         )?;
 
         let mut allowed_hosts: HashSet<String> = file
@@ -341,6 +381,7 @@ impl Settings {
             },
             verify,
             judge,
+            judge_reading,
             judge_model,
             llm,
             crawlbase: CrawlbaseEnv {
@@ -494,6 +535,27 @@ mod tests {
     }
 
     #[test]
+    fn the_judge_reading_comes_from_the_flag_over_the_file_and_defaults_to_meaning() {
+        let none = |_: &str| None;
+        let defaults =
+            Settings::merge_with_env(&args(&[]), &FileConfig::default(), none).expect("valid");
+        assert_eq!(defaults.judge_reading, JudgeReading::Meaning);
+        let file: FileConfig =
+            toml::from_str("[judge]\nreading = \"words\"\n").expect("valid toml");
+        let s = Settings::merge_with_env(&args(&[]), &file, none).expect("valid");
+        assert_eq!(s.judge_reading, JudgeReading::Words);
+        let flags = args(&["--judge-reading", "MEANING"]);
+        let s = Settings::merge_with_env(&flags, &file, none).expect("valid");
+        assert_eq!(s.judge_reading, JudgeReading::Meaning);
+        let err = Settings::merge_with_env(&args(&["--judge-reading", "vibes"]), &file, none)
+            .expect_err("an unknown reading");
+        let text = err.to_string();
+        assert!(text.contains("vibes"), "{text}");
+        assert!(text.contains("--judge-reading"), "{text}");
+        assert!(text.contains("meaning or words"), "{text}");
+    }
+
+    #[test]
     fn the_example_config_parses_and_matches_the_defaults() {
         let text = include_str!("../../../../citecheck.example.toml");
         let file: FileConfig = toml::from_str(text).expect("citecheck.example.toml is valid");
@@ -503,6 +565,7 @@ mod tests {
         assert_eq!(from_file.verify.top_k, defaults.verify.top_k);
         assert_eq!(from_file.verify.max_words, defaults.verify.max_words);
         assert_eq!(from_file.ranker, defaults.ranker);
+        assert_eq!(from_file.judge_reading, defaults.judge_reading);
         assert_eq!(from_file.fetch.timeout, defaults.fetch.timeout);
         assert_eq!(
             from_file.fetch.max_body_bytes,

@@ -245,3 +245,32 @@ async fn the_address_guard_is_on_by_default_so_the_service_is_no_proxy_inward() 
     assert_eq!(health["fetcher"]["address_guard"], true);
     assert_eq!(health["fetcher"]["name"], "direct");
 }
+
+/// The judge `/health` describes: with the embedding ranker the local judge reads meaning
+/// from its model unless `--judge-reading words` says otherwise.
+async fn judge_version(flags: &[&str]) -> String {
+    let server = real_server(&settings(flags)).await;
+    let health: serde_json::Value = client()
+        .get(server.url("/health"))
+        .send()
+        .await
+        .expect("answers")
+        .json()
+        .await
+        .expect("json");
+    assert_eq!(health["ranker"]["name"], "embedding", "{health}");
+    health["judge"]["prompt_version"]
+        .as_str()
+        .expect("a local judge describes its reading")
+        .to_string()
+}
+
+#[tokio::test]
+async fn the_judge_reading_setting_decides_whether_the_local_judge_reads_meaning() {
+    let meaning = judge_version(&["--ranker", "embedding"]).await;
+    assert!(meaning.ends_with("+meaning=all-MiniLM-L6-v2"), "{meaning}");
+    let words = judge_version(&["--ranker", "embedding", "--judge-reading", "words"]).await;
+    assert!(!words.contains("meaning"), "{words}");
+    let explicit = judge_version(&["--ranker", "embedding", "--judge-reading", "Meaning"]).await;
+    assert_eq!(explicit, meaning);
+}

@@ -16,6 +16,18 @@ use crate::server_support::*;
 
 const GRACE: Duration = Duration::from_secs(30);
 
+/// The server's `/health` document.
+async fn health(server: &LiveServer) -> serde_json::Value {
+    client()
+        .get(server.url("/health"))
+        .send()
+        .await
+        .expect("answers")
+        .json()
+        .await
+        .expect("json")
+}
+
 async fn post(server: &LiveServer, body: String, key: Option<&str>) -> reqwest::Response {
     let mut request = client()
         .post(server.url("/verify"))
@@ -95,14 +107,7 @@ async fn requests_past_the_limit_are_refused_while_the_others_finish() {
         assert_eq!(refused.status(), StatusCode::TOO_MANY_REQUESTS);
         assert!(refused.headers().contains_key("retry-after"));
     }
-    let health: serde_json::Value = client()
-        .get(server.url("/health"))
-        .send()
-        .await
-        .expect("answers")
-        .json()
-        .await
-        .expect("json");
+    let health = health(&server).await;
     assert_eq!(health["verifications"]["in_flight"], 2);
 
     gate.release(2);
@@ -234,14 +239,7 @@ async fn the_address_guard_is_on_by_default_so_the_service_is_no_proxy_inward() 
     assert_eq!(response.status(), StatusCode::OK);
     let body: serde_json::Value = response.json().await.expect("json");
     assert_eq!(body["citations"][0]["reason"], "blocked_address", "{body}");
-    let health: serde_json::Value = client()
-        .get(server.url("/health"))
-        .send()
-        .await
-        .expect("answers")
-        .json()
-        .await
-        .expect("json");
+    let health = health(&server).await;
     assert_eq!(health["fetcher"]["address_guard"], true);
     assert_eq!(health["fetcher"]["name"], "direct");
 }
@@ -250,14 +248,7 @@ async fn the_address_guard_is_on_by_default_so_the_service_is_no_proxy_inward() 
 /// from its model unless `--judge-reading words` says otherwise.
 async fn judge_version(flags: &[&str]) -> String {
     let server = real_server(&settings(flags)).await;
-    let health: serde_json::Value = client()
-        .get(server.url("/health"))
-        .send()
-        .await
-        .expect("answers")
-        .json()
-        .await
-        .expect("json");
+    let health = health(&server).await;
     assert_eq!(health["ranker"]["name"], "embedding", "{health}");
     health["judge"]["prompt_version"]
         .as_str()

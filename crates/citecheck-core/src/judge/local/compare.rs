@@ -21,6 +21,10 @@ pub enum NumberFit {
 /// Extra relative tolerance when either side hedges ("about 7 million").
 pub const HEDGE_TOLERANCE: f64 = 0.05;
 
+/// How far past a close bound ("just over a minute", "slightly less than 40%") a value may
+/// lie, as a share of the number: 69 seconds is "just over a minute", two hours is not.
+pub const NEAR_SLACK: f64 = 0.25;
+
 /// The most a hedged round number may be from what it rounds ("roughly 1,000 feet" for 1,083).
 pub const ROUNDING_CAP: f64 = 0.1;
 
@@ -46,10 +50,16 @@ pub fn same(claim: &Quantity, page: &Quantity) -> bool {
 
 /// The page's amount in two units read as its larger part alone ("11 hours" of "11 hours and
 /// 40 minutes"), for a claim without a bound: "lasted 11 hours" rounds it down, while "under
-/// 11 hours" is read against the whole amount.
+/// 11 hours" is read against the whole amount. Only a claim in the larger part's unit (or a
+/// larger one) rounds so: "about 52 minutes" is not "1 hour 52 minutes" rounded, though the
+/// hour, written to the unit, would take in 52 minutes.
 fn whole_read(claim: &Quantity, page: &Quantity) -> Option<Quantity> {
     let (value, tolerance) = page.whole?;
-    claim.bound.is_none().then(|| Quantity {
+    let coarse_enough = match (&claim.measure, &page.measure) {
+        (Measure::Unit(c), Measure::Unit(p)) => c.factor >= p.factor,
+        _ => true,
+    };
+    (claim.bound.is_none() && coarse_enough).then(|| Quantity {
         value,
         tolerance,
         whole: None,
@@ -172,12 +182,16 @@ fn same_as_read(claim: &Quantity, page: &Quantity) -> bool {
         .map(hedge_allowance)
         .fold(0.0, f64::max);
     let tolerance = claim.tolerance.max(page.tolerance) + hedge;
+    // How far past a close bound ("just over a minute") the value may lie.
+    let slack = claim.value.abs() * NEAR_SLACK + tolerance;
     match claim.bound {
         Some(Bound::AtLeast) if page.bound != Some(Bound::AtMost) => {
             page.value + tolerance >= claim.value
+                && (!claim.near || page.value <= claim.value + slack)
         }
         Some(Bound::AtMost) if page.bound != Some(Bound::AtLeast) => {
             page.value - tolerance <= claim.value
+                && (!claim.near || page.value >= claim.value - slack)
         }
         _ => (claim.value - page.value).abs() <= tolerance,
     }
@@ -326,6 +340,14 @@ mod tests {
             ("roughly 1,000 feet", "1,083 ft"),
             ("nearly 62%", "61.7%"),
             ("just over two hours", "2:00:35"),
+            // A claim in the larger unit rounds an amount in two units down to its larger
+            // part; one in the smaller unit states the sum.
+            ("lasted 11 hours", "11 hours and 40 minutes"),
+            ("just over a minute", "69 seconds"),
+            ("a shade under 13 minutes", "12 minutes 41.3 seconds"),
+            ("slightly more than 40%", "44%"),
+            ("more than a minute", "2:26:02"),
+            ("112 minutes", "1 hour 52 minutes"),
             ("3.2 litres", "3.200 litres"),
         ];
         for (claim, page) in table {
@@ -371,6 +393,15 @@ mod tests {
             ("27 times", "72 times"),
             ("2:00:35", "2:01:09"),
             ("5 kilometres", "12 kilometres"),
+            // An amount in two units is their sum to a claim in the smaller unit; only a
+            // claim in the larger unit rounds it down to the larger part.
+            ("about 52 minutes", "in 1 hour 52 minutes"),
+            ("12 minutes", "in 1 hour 12 minutes"),
+            // A close bound keeps the value near it: two hours is more than a minute, but not
+            // "just over" one.
+            ("just over a minute", "two hours"),
+            ("slightly more than 40%", "75%"),
+            ("just under 13 minutes", "9 minutes"),
             // A fraction before a word is no count of it.
             (
                 "a magnitude of about 8.1",

@@ -217,6 +217,17 @@ pub const COMPARATORS: &[(&str, Option<&str>, Bound)] = &[
     ("inside", None, Bound::AtMost),
 ];
 
+/// Words before a comparator that keep the value close to the number: "just over a minute",
+/// "slightly more than", "barely under", "a little over", "a shade under".
+pub const NEAR_BOUNDS: &[&str] = &[
+    "just",
+    "slightly",
+    "barely",
+    "fractionally",
+    "little",
+    "shade",
+];
+
 /// Which side of a number a comparator allows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Bound {

@@ -2783,6 +2783,48 @@ mod tests {
     }
 
     #[test]
+    fn another_part_of_the_fuller_name_the_page_gives_is_the_same_person() {
+        let claim = "Born in Leeds in 1871, Whitcombe was the second of five children of a \
+            schoolmaster.";
+        let birth = "Mary Ellen Dorsey was born on 3 March 1871 in Leeds, the second of five \
+            children of a schoolmaster, and the only one to go to university.";
+        let lead = "Mary Ellen Dorsey Whitcombe (1871-1950) was an English botanist.";
+        let page = format!("# Mary Whitcombe\n\n{lead}\n\n{birth}");
+        let j = judged(claim, &[&page]);
+        assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
+        // Without the fuller name, the birth name is someone else in the claim's place.
+        let j = judged(claim, &[birth]);
+        assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+    }
+
+    #[test]
+    fn a_denial_of_what_another_clause_states_by_its_stem_flips_nothing() {
+        let j = judged(
+            "Nearly three in five residents who replied favoured the tram, while under a third \
+                preferred a bus lane.",
+            &[
+                "In the survey, 2,310 residents replied, 58% of whom favoured the tram. A \
+                further 30% preferred a bus lane and the rest gave no preference.",
+            ],
+        );
+        assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
+    }
+
+    #[test]
+    fn a_close_bound_reaches_only_figures_near_it() {
+        // "Just over a minute" is the 71 seconds, not the third runner's 2:14:30, so the
+        // third runner is not in the winner's place.
+        let j = judged(
+            "Lena Brandt finished second, just over a minute behind Okafor.",
+            &[
+                "Okafor won in 2:10:04. Lena Brandt was second in 2:11:15, 71 seconds behind \
+                the winner, and Halvor Lien was third in 2:14:30.",
+            ],
+        );
+        assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
+    }
+
+    #[test]
     fn the_same_input_gives_the_same_answer() {
         let claim = "Water boils at 50 degrees Celsius at sea level.";
         assert_eq!(judged(claim, &[WATER]), judged(claim, &[WATER]));

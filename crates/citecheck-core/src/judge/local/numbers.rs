@@ -33,6 +33,9 @@ pub struct Quantity {
     pub tolerance: f64,
     pub measure: Measure,
     pub bound: Option<Bound>,
+    /// The bound is a close one ("just over", "slightly less than"): the value lies on the
+    /// bound's side of the number and near it.
+    pub near: bool,
     pub hedged: bool,
     /// Index of the number's first lexeme.
     pub at: usize,
@@ -106,6 +109,7 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
                     tolerance,
                     measure,
                     bound: bound_at(&lower, i),
+                    near: near_at(&lower, i),
                     hedged: hedged_at(&lower, i),
                     at: i,
                     span: i..next,
@@ -275,6 +279,7 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
                 tolerance,
                 measure,
                 bound,
+                near: near_at(&lower, start),
                 hedged,
                 at: i,
                 span: start..after.max(i + 1),
@@ -690,16 +695,30 @@ fn score_at(lexemes: &[Lexeme<'_>], next: usize) -> bool {
 
 /// The bound written before the number at lexeme `i`: "more than", "over", "at most".
 fn bound_at(lower: &[String], i: usize) -> Option<Bound> {
+    comparator_at(lower, i).map(|(bound, _)| bound)
+}
+
+/// The comparator before the number at lexeme `i`, with the index of its first word.
+fn comparator_at(lower: &[String], i: usize) -> Option<(Bound, usize)> {
     let before = |back: usize| i.checked_sub(back).map(|p| lower[p].as_str());
     lexicon::COMPARATORS
         .iter()
         .find_map(|&(first, second, bound)| {
-            let hit = match second {
-                Some(second) => before(2) == Some(first) && before(1) == Some(second),
-                None => before(1) == Some(first),
+            let (hit, back) = match second {
+                Some(second) => (before(2) == Some(first) && before(1) == Some(second), 2),
+                None => (before(1) == Some(first), 1),
             };
-            hit.then_some(bound)
+            hit.then(|| (bound, i - back))
         })
+}
+
+/// Whether the bound before the number at lexeme `i` is a close one: "just over a minute",
+/// "slightly more than 40%", "a shade under 13 minutes". The value is then near the bound, on
+/// its side ([`Quantity::near`]), not anywhere past it.
+fn near_at(lower: &[String], i: usize) -> bool {
+    comparator_at(lower, i)
+        .and_then(|(_, first)| first.checked_sub(1))
+        .is_some_and(|p| lexicon::NEAR_BOUNDS.contains(&lower[p].as_str()))
 }
 
 /// Whether a comparative and "than" follow the quantity ending before `end`: "three minutes
@@ -865,9 +884,22 @@ fn fraction_at(lexemes: &[Lexeme<'_>], lower: &[String], i: usize) -> Option<(f6
     ) {
         (Some("in"), _) => 2,
         (Some("out"), Some("of")) => 3,
+        // "one entry in ten", "one adult in five": the counted noun between.
+        (Some(noun), Some("in"))
+            if numerator == 1.0
+                && lexemes[i + 1].kind == LexKind::Word
+                && !is_stopword(noun)
+                && unit_at(lower, i + 1).is_none() =>
+        {
+            3
+        }
         _ => return None,
     };
     let denominator = count(i + of).filter(|d| (2.0..1000.0).contains(d))?;
+    // "one goal in five minutes" is a rate in time, not a share.
+    if of == 3 && lower[i + 2] == "in" && unit_at(lower, i + of + 1).is_some() {
+        return None;
+    }
     (numerator < denominator).then_some((100.0 * numerator / denominator, i + of + 1))
 }
 
@@ -1091,15 +1123,21 @@ fn glued_unit(lexemes: &[Lexeme<'_>], lower: &[String], at: usize) -> Option<Uni
         .map(|(_, unit)| *unit)
 }
 
-/// "and a half" or "and a quarter" from `i`, after a whole number ("three and a half months",
-/// "2 and a half years"): the part it adds and where the number goes on.
+/// "and a half", "and a quarter" or "and three-quarters" from `i`, after a whole number
+/// ("three and a half months", "2 and a half years", "twelve and three-quarter minutes"): the
+/// part it adds and where the number goes on.
 fn and_a_part(lower: &[String], i: usize) -> Option<(f64, usize)> {
-    if lower.get(i).map(String::as_str) != Some("and")
-        || !matches!(lower.get(i + 1).map(String::as_str), Some("a" | "one"))
-    {
+    let at = |k: usize| lower.get(i + k).map(String::as_str);
+    if at(0) != Some("and") {
         return None;
     }
-    match lower.get(i + 2).map(String::as_str) {
+    match (at(1), at(2)) {
+        (Some("three-quarter" | "three-quarters"), _) => return Some((0.75, i + 2)),
+        (Some("three"), Some("quarter" | "quarters")) => return Some((0.75, i + 3)),
+        (Some("a" | "one"), _) => {}
+        _ => return None,
+    }
+    match at(2) {
         Some("half") => Some((0.5, i + 3)),
         Some("quarter") => Some((0.25, i + 3)),
         _ => None,
@@ -1195,8 +1233,13 @@ fn number_words(lexemes: &[Lexeme<'_>], lower: &[String], i: usize) -> Option<(f
         } else if w == "thousand" {
             total += current.max(1.0) * 1e3;
             current = 0.0;
-        } else if w == "and" && lower.get(j + 1).is_some_and(|n| small(n).is_some()) && j > i {
-            // "one hundred and five"
+        } else if w == "and"
+            && lower.get(j + 1).is_some_and(|n| small(n).is_some())
+            && j > i
+            && (current >= 100.0 || total > 0.0)
+        {
+            // "one hundred and five"; not "twelve and three-quarter minutes", whose "and" adds
+            // a part of the unit (see `and_a_part`).
         } else {
             break;
         }
@@ -1314,6 +1357,14 @@ mod tests {
             &first("took 30 months")
         ));
         assert!(same(&first("one and a half hours"), &first("90 minutes")));
+        assert!(same(
+            &first("in a shade under twelve and three-quarter minutes"),
+            &first("in 12 minutes 41.3 seconds")
+        ));
+        assert!(same(
+            &first("two and three quarters miles"),
+            &first("2.75 miles")
+        ));
         assert!(same(
             &first("three and a quarter million copies"),
             &first("3.25 million copies")
@@ -1603,6 +1654,7 @@ mod tests {
             ("two-thirds of those neurons", 66.67),
             ("half of the votes", 50.0),
             ("about one in twenty cherries", 5.0),
+            ("roughly one entry in ten pulled out", 10.0),
             ("1 in 4 adults", 25.0),
             // A change by a share needs no "of".
             ("landings fell by nearly two-thirds", 66.67),
@@ -1614,6 +1666,8 @@ mod tests {
             assert!((q.value - value).abs() < 0.01, "{text}: {q:?}");
             assert!(same(&q, &first(&format!("{value}%"))), "{text}");
         }
+        // A rate in time is no share: "one goal in five minutes".
+        assert!(!is_percent(&first("one goal in five minutes").measure));
         // A plural part needs no "of"; a singular one does ("the fifth edition").
         assert!((first("close to nine-tenths full").value - 90.0).abs() < 0.01);
         // "within", "inside": at most.

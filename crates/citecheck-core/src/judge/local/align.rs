@@ -1742,6 +1742,36 @@ fn negated(
                     })
                     .is_some_and(|f| other.vocabulary.contains(f))
         })
+        // The claim's "instead of X" denies X only the act it affirms: a page that states that
+        // act (most of the claim's words outside the contrast) and denies nothing says what
+        // the claim says, whether it names X as well or not ("Debian 12 ships 0.14.0, so I
+        // downloaded the 0.16.4 binary" for "instead of the 0.14.0 packaged in Debian 12, she
+        // used the 0.16.4 binary"). A page that states X's act instead still flips it.
+        .filter(|cue| {
+            if page || cue.kind != CueKind::Contrast || other_denies {
+                return true;
+            }
+            let outside: Vec<&String> = text
+                .forms
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| !text.cues.iter().any(|c| c.scope.contains(i)))
+                .filter_map(|(_, f)| f.as_ref())
+                .filter(|f| text.is_content(f))
+                .collect();
+            let stated = outside
+                .iter()
+                .filter(|f| other.vocabulary.contains(**f))
+                .count();
+            // "with haemocyanin rather than haemoglobin": the arm the claim affirms stands
+            // right before its contrast, and the page must state it too.
+            let arm = (cue.scope.start.saturating_sub(4)..cue.scope.start)
+                .rev()
+                .filter_map(|i| text.form(i))
+                .find(|f| text.is_content(f));
+            let arm_stated = arm.is_none_or(|f| other.vocabulary.contains(f));
+            outside.len() < 2 || stated * 3 < outside.len() * 2 || !arm_stated
+        })
         // The other text's "non-" before a word of the scope denies it as well: "a film not in
         // English" and "a non-English film" say one thing.
         .filter(|cue| {

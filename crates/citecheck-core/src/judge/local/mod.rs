@@ -1281,6 +1281,29 @@ mod tests {
     }
 
     #[test]
+    fn a_vote_written_with_its_noun_is_read_as_a_whole() {
+        // "by 11 votes to four" against "by nine votes to six": the tally differs, though each
+        // of its numbers has two candidates in the sentence.
+        let j = judged(
+            "The councillors approved the housing scheme by 11 votes to four.",
+            &[
+                "The councillors approved the housing scheme by nine votes to six, with one \
+                abstention, after a four-hour meeting.",
+            ],
+        );
+        assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+        // Its second figure is a vote, no rival of another count.
+        let j = judged(
+            "The two new ferries will be built in Scotland.",
+            &[
+                "The council voted by 11 votes to 9 to build a ferry depot, ending two years \
+                of argument.",
+            ],
+        );
+        assert_ne!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+    }
+
+    #[test]
     fn a_value_a_change_started_from_is_no_rival_of_the_claim_s() {
         let page = "From Sunday 8 September, Route 42 will run four times an hour during the \
             daytime on weekdays, up from every 20 minutes.";
@@ -2822,6 +2845,24 @@ mod tests {
             ],
         );
         assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
+    }
+
+    #[test]
+    fn a_claim_s_instead_of_is_stated_by_a_page_that_states_its_act() {
+        let page = "The distribution still ships version 2.1, which is old, so I downloaded \
+            the 3.4 installer from the project's site and later upgraded to 3.5.";
+        let j = judged(
+            "Instead of the version 2.1 shipped by the distribution, she used the 3.4 installer \
+                from the project's site and later upgraded to 3.5.",
+            &[page],
+        );
+        assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
+        // The act done to the other arm instead still flips the claim.
+        let j = judged(
+            "The council chose the electric depot instead of the hydrogen hub.",
+            &["After a long debate the council chose the hydrogen hub for the harbour."],
+        );
+        assert_ne!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
     }
 
     #[test]

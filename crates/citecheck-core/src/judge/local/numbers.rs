@@ -455,7 +455,13 @@ pub fn tally_pairs(quantities: &[Quantity]) -> Vec<(usize, usize)> {
     (1..quantities.len())
         .filter(|&k| {
             let (first, second) = (&quantities[k - 1], &quantities[k]);
-            first.tally && second.tally && second.at <= first.span.end + 1
+            // "9-6", or "nine votes to six" with its noun and "to" between.
+            let reach = if matches!(first.measure, Measure::Noun(_)) {
+                3
+            } else {
+                1
+            };
+            first.tally && second.tally && second.at <= first.span.end + reach
         })
         .map(|k| (k - 1, k))
         .collect()
@@ -933,11 +939,12 @@ fn spread_ranges(lexemes: &[Lexeme<'_>], lower: &[String], found: &mut [(Quantit
 
 /// "from 1,950 tonnes to about 700", "from 42% to 35", "from roughly ten miles to almost
 /// fifteen": the second number of a "from ... to" takes the first's unit when it has none of
-/// its own.
+/// its own. So does the second of a count "from 20 stalls to 35" or a vote "by 11 votes to
+/// 9" take the first's noun: the 9 are votes, no rival of a claim's "two new ferries".
 fn carry_units_forward(lower: &[String], found: &mut [(Quantity, f64, usize)]) {
     for k in 1..found.len() {
         let (left, right) = found.split_at_mut(k);
-        let (a, _, _) = &left[k - 1];
+        let (a, _, _) = &mut left[k - 1];
         let (b, b_scale, _) = &mut right[0];
         let word_before = |back: usize| a.span.start.checked_sub(back).map(|p| lower[p].as_str());
         let from = word_before(1) == Some("from")
@@ -947,6 +954,23 @@ fn carry_units_forward(lower: &[String], found: &mut [(Quantity, f64, usize)]) {
         let joined = lower.get(to).is_some_and(|w| w == "to")
             && (to + 1 == b.at
                 || (to + 2 == b.at && lexicon::HEDGES.contains(&lower[to + 1].as_str())));
+        if let Measure::Noun(_) = &a.measure {
+            // The counted noun stands between the number and "to", outside its span.
+            let to = a.span.end + 1;
+            let joined = lower.get(to).is_some_and(|w| w == "to")
+                && (to + 1 == b.at
+                    || (to + 2 == b.at && lexicon::HEDGES.contains(&lower[to + 1].as_str())));
+            let by = word_before(1) == Some("by");
+            if (from || by) && joined && b.measure == Measure::Bare && *b_scale == 1.0 {
+                b.measure = a.measure.clone();
+                // "by nine votes to six" is a tally, read as a whole like "voted 9-6".
+                if by && a.value.fract() == 0.0 && b.value.fract() == 0.0 {
+                    a.tally = true;
+                    b.tally = true;
+                }
+            }
+            continue;
+        }
         let Measure::Unit(unit) = &a.measure else {
             continue;
         };
@@ -1775,6 +1799,18 @@ mod tests {
         assert_eq!(found[1].measure, found[0].measure, "{found:?}");
         let found = quantities(&lex("the fee rose from £20 to 30 this year"));
         assert_eq!(found[1].measure, found[0].measure, "{found:?}");
+        // A count's noun carries too, after "from" or a vote's "by"; not after another word.
+        let found = quantities(&lex("the council voted by 11 votes to 9 on Tuesday"));
+        assert_eq!(found[1].measure, found[0].measure, "{found:?}");
+        assert!(
+            found[0].tally && found[1].tally,
+            "a vote is a tally: {found:?}"
+        );
+        assert_eq!(tally_pairs(&found), vec![(0, 1)]);
+        let found = quantities(&lex("the market grew from 20 stalls to 35 in a year"));
+        assert_eq!(found[1].measure, found[0].measure, "{found:?}");
+        let found = quantities(&lex("she gave 20 stalls to 35 traders"));
+        assert_ne!(found[1].measure, found[0].measure, "{found:?}");
     }
 
     #[test]

@@ -1434,9 +1434,29 @@ fn modified_noun(
         && !has_object
         && !is_stopword(word)
         && !word.ends_with("ing")
+        && !ADVERBS_AFTER_NAMES.contains(&word.as_str())
         && !facts::is_verb(lexemes, lower, i);
     noun_like.then(|| forms.get(i).cloned().flatten()).flatten()
 }
+
+/// Adverbs that follow a name without classifying it: "moved from Bath together with her
+/// sisters", "left Paris again", "lived in Rome alone".
+const ADVERBS_AFTER_NAMES: &[&str] = &[
+    "together",
+    "again",
+    "alone",
+    "abroad",
+    "apart",
+    "away",
+    "ahead",
+    "instead",
+    "overnight",
+    "afterwards",
+    "ago",
+    "later",
+    "earlier",
+    "too",
+];
 
 #[cfg(test)]
 mod tests {

@@ -2866,6 +2866,20 @@ mod tests {
     }
 
     #[test]
+    fn an_adverb_after_a_place_does_not_make_it_name_a_kind() {
+        // "from Bath together with" is a place, not a Bath of some kind of "together": London
+        // in its place, after the same words, replaces it.
+        let j = judged(
+            "She had moved to Lyme Regis from Bath together with her sisters.",
+            &[
+                "She was a collector who had moved to Lyme Regis from London with her two \
+                sisters.",
+            ],
+        );
+        assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+    }
+
+    #[test]
     fn the_same_input_gives_the_same_answer() {
         let claim = "Water boils at 50 degrees Celsius at sea level.";
         assert_eq!(judged(claim, &[WATER]), judged(claim, &[WATER]));

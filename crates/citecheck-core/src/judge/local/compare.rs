@@ -270,6 +270,20 @@ pub fn same_slot(a: &Quantity, b: &Quantity, loose: bool) -> bool {
     if over_a_hundred(a, b) || over_a_hundred(b, a) {
         return false;
     }
+    // A share worked out from words ("one entry in ten", "a fifth of") is no bare count of the
+    // sentence's ("17 that withdrew"): a page writes the share it states as one.
+    let worded_share = |p: &Quantity, q: &Quantity| {
+        is_percent(&p.measure)
+            && !p
+                .text
+                .contains(['%', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9'])
+            && !p.text.to_lowercase().contains("per")
+            && q.measure == Measure::Bare
+            && q.value.fract() == 0.0
+    };
+    if worded_share(a, b) || worded_share(b, a) {
+        return false;
+    }
     // A count of things is a whole number: "the two groups" is no hazard ratio of 1.02. A
     // fraction before a word counts nothing ("magnitude 9.1 undersea earthquake"): it is no
     // count either.
@@ -413,6 +427,23 @@ mod tests {
             let pages = quantities(&lex(page));
             assert_eq!(fit(&c, &pages), NumberFit::Conflict, "{claim} vs {page}");
         }
+    }
+
+    #[test]
+    fn a_share_in_words_fills_no_slot_of_a_bare_count() {
+        // "One entry in ten pulled out" against "most of the 17 that withdrew": a page states
+        // a share as one, so a bare count is no rival of it; a share with digits still is.
+        let count = first("the 17 that withdrew");
+        for share in ["roughly one entry in ten", "a fifth of the crews"] {
+            for loose in [false, true] {
+                assert!(!same_slot(&first(share), &count, loose), "{share}");
+            }
+        }
+        assert!(same_slot(
+            &first("about 20% of the crews"),
+            &first("20 of the crews"),
+            true
+        ));
     }
 
     #[test]

@@ -2880,26 +2880,6 @@ mod tests {
     }
 
     #[test]
-    fn names_traded_around_the_verb_contradict_past_a_possessive_owner() {
-        let j = judged(
-            "Callum Strand beat Bastian Roelofs by three seconds in the wheelchair race.",
-            &[
-                "Bastian Roelofs, the winner in 2024, beat Porthaven's Callum Strand by three \
-                seconds in the wheelchair race.",
-            ],
-        );
-        assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
-        let j = judged(
-            "Bastian Roelofs beat Callum Strand by three seconds in the wheelchair race.",
-            &[
-                "Bastian Roelofs, the winner in 2024, beat Porthaven's Callum Strand by three \
-                seconds in the wheelchair race.",
-            ],
-        );
-        assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
-    }
-
-    #[test]
     fn the_same_input_gives_the_same_answer() {
         let claim = "Water boils at 50 degrees Celsius at sea level.";
         assert_eq!(judged(claim, &[WATER]), judged(claim, &[WATER]));

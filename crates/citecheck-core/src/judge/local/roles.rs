@@ -67,37 +67,20 @@ fn frames(text: &Analysis) -> Vec<Frame<'_>> {
     let mut out = Vec::new();
     for (k, (before, after)) in names.iter().zip(names.iter().skip(1)).enumerate() {
         if let Some(frame) = frame_between(text, before, before.span.end, after) {
-            out.push(owned_patient(frame, &names[k + 2..]));
+            out.push(frame);
         } else if let Some(resume) = past_apposition(text, before) {
             // The verb after an apposition is the name's: the frame runs from the first name
             // after the apposition's closing comma.
-            if let Some((j, after)) = names
+            if let Some(frame) = names[k + 1..]
                 .iter()
-                .enumerate()
-                .skip(k + 1)
-                .find(|(_, n)| n.span.start > resume)
+                .find(|n| n.span.start > resume)
+                .and_then(|after| frame_between(text, before, resume, after))
             {
-                if let Some(frame) = frame_between(text, before, resume, after) {
-                    out.push(owned_patient(frame, &names[j + 1..]));
-                }
+                out.push(frame);
             }
         }
     }
     out
-}
-
-/// A patient in the possessive that owns the next name ("beat Porthaven's Callum Strand",
-/// "signed Leeds's Kalvin Phillips") says whose: the act is done to the name it owns.
-fn owned_patient<'a>(frame: Frame<'a>, later: &[&'a Entity]) -> Frame<'a> {
-    let possessive =
-        frame.patient.text.ends_with("'s") || frame.patient.text.ends_with("\u{2019}s");
-    match later.first() {
-        Some(owned) if possessive && owned.span.start == frame.patient.span.end => Frame {
-            patient: owned,
-            ..frame
-        },
-        _ => frame,
-    }
 }
 
 /// Where the text goes on after an apposition that follows `name`: a comma, a description

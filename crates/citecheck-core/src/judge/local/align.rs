@@ -1565,10 +1565,11 @@ fn shares_stem(a: &str, b: &str) -> bool {
 /// unnegated occurrence stands: "people who napped ... than those who never napped" on both
 /// sides is one statement, whichever occurrence has more words around it.
 ///
-/// For the page's denial a word of the same stem stands as well: "22% preferred the hydrogen
-/// option and the rest expressed no preference" states the preferring. Not for the claim's own
-/// denial, whose words are few and whose stems differ in act ("a bass player" does not affirm
-/// "could not play the bass").
+/// For the page's denial a word of the same stem stands as well, when the other text uses that
+/// word itself: "22% preferred the hydrogen option and the rest expressed no preference" states
+/// the claim's preferring. Not a word the other text lacks ("Jones, the club's player of the
+/// year, did not play" denies the playing), nor for the claim's own denial ("a bass player"
+/// does not affirm "could not play the bass").
 fn affirmed_elsewhere(
     text: &Analysis,
     other: &Analysis,
@@ -1584,9 +1585,10 @@ fn affirmed_elsewhere(
     };
     let occurrences = |negated: bool| {
         text.forms.iter().enumerate().filter(move |(i, f)| {
-            f.as_deref()
-                .is_some_and(|f| f == form || (scope.is_some() && shares_stem(f, form)))
-                && text.cues.iter().any(|cue| cue.scope.contains(i)) == negated
+            f.as_deref().is_some_and(|f| {
+                f == form
+                    || (scope.is_some() && shares_stem(f, form) && other.vocabulary.contains(f))
+            }) && text.cues.iter().any(|cue| cue.scope.contains(i)) == negated
         })
     };
     let denied = scope.map_or(0, |scope| {
@@ -1743,21 +1745,20 @@ fn negated(
                     .is_some_and(|f| other.vocabulary.contains(f))
         })
         // The claim's "instead of X" denies X only the act it affirms: a page that states that
-        // act (most of the claim's words outside the contrast) and denies nothing says what
-        // the claim says, whether it names X as well or not ("Debian 12 ships 0.14.0, so I
-        // downloaded the 0.16.4 binary" for "instead of the 0.14.0 packaged in Debian 12, she
-        // used the 0.16.4 binary"). A page that states X's act instead still flips it.
+        // act (most of the claim's words outside the contrast, and the word before it) and
+        // denies nothing says what the claim says, when it names X only in part ("Debian 12
+        // ships 0.14.0, so I downloaded the 0.16.4 binary" for "instead of the 0.14.0 packaged
+        // in Debian 12, she used the 0.16.4 binary"). A page that names all of X may be doing
+        // the act to it ("took the train from Leeds on Friday" against "took the coach from
+        // Leeds on Friday instead of the train"), and still flips the claim.
         .filter(|cue| {
             if page || cue.kind != CueKind::Contrast || other_denies {
                 return true;
             }
-            let outside: Vec<&String> = text
-                .forms
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| !text.cues.iter().any(|c| c.scope.contains(i)))
-                .filter_map(|(_, f)| f.as_ref())
-                .filter(|f| text.is_content(f))
+            let content = |i: usize| text.form(i).filter(|f| text.is_content(f));
+            let outside: Vec<&str> = (0..text.forms.len())
+                .filter(|i| !text.cues.iter().any(|c| c.scope.contains(i)))
+                .filter_map(content)
                 .collect();
             let stated = outside
                 .iter()
@@ -1767,10 +1768,12 @@ fn negated(
             // right before its contrast, and the page must state it too.
             let arm = (cue.scope.start.saturating_sub(4)..cue.scope.start)
                 .rev()
-                .filter_map(|i| text.form(i))
-                .find(|f| text.is_content(f));
+                .find_map(content);
             let arm_stated = arm.is_none_or(|f| other.vocabulary.contains(f));
-            outside.len() < 2 || stated * 3 < outside.len() * 2 || !arm_stated
+            let denied: Vec<&str> = cue.scope.clone().filter_map(content).collect();
+            let names_all_denied =
+                !denied.is_empty() && denied.iter().all(|f| other.vocabulary.contains(*f));
+            outside.len() < 2 || stated * 3 < outside.len() * 2 || !arm_stated || names_all_denied
         })
         // The other text's "non-" before a word of the scope denies it as well: "a film not in
         // English" and "a non-English film" say one thing.
@@ -2097,6 +2100,23 @@ mod tests {
             let a = aligned(claim, sentence);
             assert!(a.entity_conflict.is_some(), "{claim}: {}", a.describe());
         }
+    }
+
+    #[test]
+    fn a_word_of_the_same_stem_affirms_only_when_the_claim_uses_it() {
+        let page = Analysis::new(
+            "Jones was the best player of the 2019 final for Leeds but did not play again.",
+        );
+        let denial = page.cues.first().expect("a denial").scope.clone();
+        let play = super::super::lex::normalise("play").form;
+        // "player" is no playing the claim speaks of.
+        let claim = Analysis::new("Jones played again for Leeds after the 2019 final.");
+        assert!(!affirmed_elsewhere(&page, &claim, &play, Some(&denial)));
+        // "players" in the claim too: the page's word of that stem states it.
+        let claim = Analysis::new(
+            "Jones, one of the players, played again for Leeds after the 2019 final.",
+        );
+        assert!(affirmed_elsewhere(&page, &claim, &play, Some(&denial)));
     }
 
     fn aligned(claim: &str, sentence: &str) -> Alignment {

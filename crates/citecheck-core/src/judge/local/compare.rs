@@ -22,7 +22,8 @@ pub enum NumberFit {
 pub const HEDGE_TOLERANCE: f64 = 0.05;
 
 /// How far past a close bound ("just over a minute", "slightly less than 40%") a value may
-/// lie, as a share of the number: 69 seconds is "just over a minute", two hours is not.
+/// lie, as a share of the number (the number's own rounding and hedge come on top): 69 seconds
+/// is "just over a minute", two hours is not.
 pub const NEAR_SLACK: f64 = 0.25;
 
 /// The most a hedged round number may be from what it rounds ("roughly 1,000 feet" for 1,083).
@@ -277,8 +278,12 @@ pub fn same_slot(a: &Quantity, b: &Quantity, loose: bool) -> bool {
             && !p
                 .text
                 .contains(['%', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9'])
-            && !p.text.to_lowercase().contains("per")
+            && !p
+                .text
+                .split_whitespace()
+                .any(|w| matches!(w.to_lowercase().as_str(), "per" | "percent" | "cent"))
             && q.measure == Measure::Bare
+            && q.share.is_none()
             && q.value.fract() == 0.0
     };
     if worded_share(a, b) || worded_share(b, a) {
@@ -444,6 +449,12 @@ mod tests {
             &first("20 of the crews"),
             true
         ));
+        // A count the page gives with its whole is a share of its own, and a rival.
+        let part = quantities(&lex("Of the 170 crews, 68 of them withdrew"))
+            .into_iter()
+            .find(|q| q.share.is_some())
+            .expect("a part of a whole");
+        assert!(same_slot(&first("a fifth of the crews"), &part, true));
     }
 
     #[test]

@@ -2821,6 +2821,15 @@ mod tests {
     }
 
     #[test]
+    fn a_denial_beside_a_word_of_its_stem_the_claim_lacks_still_denies() {
+        let j = judged(
+            "Jones played in the 2019 final.",
+            &["Jones, the club's player of the year, did not play in the 2019 final."],
+        );
+        assert_ne!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
+    }
+
+    #[test]
     fn a_denial_of_what_another_clause_states_by_its_stem_flips_nothing() {
         let j = judged(
             "Nearly three in five residents who replied favoured the tram, while under a third \
@@ -2848,24 +2857,6 @@ mod tests {
     }
 
     #[test]
-    fn a_claim_s_instead_of_is_stated_by_a_page_that_states_its_act() {
-        let page = "The distribution still ships version 2.1, which is old, so I downloaded \
-            the 3.4 installer from the project's site and later upgraded to 3.5.";
-        let j = judged(
-            "Instead of the version 2.1 shipped by the distribution, she used the 3.4 installer \
-                from the project's site and later upgraded to 3.5.",
-            &[page],
-        );
-        assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
-        // The act done to the other arm instead still flips the claim.
-        let j = judged(
-            "The council chose the electric depot instead of the hydrogen hub.",
-            &["After a long debate the council chose the hydrogen hub for the harbour."],
-        );
-        assert_ne!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
-    }
-
-    #[test]
     fn an_adverb_after_a_place_does_not_make_it_name_a_kind() {
         // "from Bath together with" is a place, not a Bath of some kind of "together": London
         // in its place, after the same words, replaces it.
@@ -2877,6 +2868,29 @@ mod tests {
             ],
         );
         assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+    }
+
+    #[test]
+    fn a_claim_s_instead_of_is_stated_by_a_page_that_states_its_act() {
+        let page = "The distribution still ships version 2.1, which is old, so I downloaded \
+            the 3.4 installer from the project's site and later upgraded to 3.5.";
+        let j = judged(
+            "Instead of the version 2.1 packaged by the distribution, she used the 3.4 \
+                installer from the project's site and later upgraded to 3.5.",
+            &[page],
+        );
+        assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
+        // The act done to the other arm instead still flips the claim.
+        let j = judged(
+            "The council chose the electric depot instead of the hydrogen hub.",
+            &["After a long debate the council chose the hydrogen hub for the harbour."],
+        );
+        assert_ne!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
+        let j = judged(
+            "The team took the coach from Leeds on Friday instead of the train.",
+            &["The team took the train from Leeds on Friday."],
+        );
+        assert_ne!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
     }
 
     #[test]

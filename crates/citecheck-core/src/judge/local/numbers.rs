@@ -890,9 +890,10 @@ fn fraction_at(lexemes: &[Lexeme<'_>], lower: &[String], i: usize) -> Option<(f6
     ) {
         (Some("in"), _) => 2,
         (Some("out"), Some("of")) => 3,
-        // "one entry in ten", "one adult in five": the counted noun between.
+        // "one entry in ten", "one adult in five": the counted noun between (not after "a":
+        // "scored a goal in seven matches" counts matches).
         (Some(noun), Some("in"))
-            if numerator == 1.0
+            if matches!(lower[i].as_str(), "one" | "1")
                 && lexemes[i + 1].kind == LexKind::Word
                 && !is_stopword(noun)
                 && unit_at(lower, i + 1).is_none() =>
@@ -963,8 +964,10 @@ fn carry_units_forward(lower: &[String], found: &mut [(Quantity, f64, usize)]) {
             let by = word_before(1) == Some("by");
             if (from || by) && joined && b.measure == Measure::Bare && *b_scale == 1.0 {
                 b.measure = a.measure.clone();
-                // "by nine votes to six" is a tally, read as a whole like "voted 9-6".
-                if by && a.value.fract() == 0.0 && b.value.fract() == 0.0 {
+                // "by nine votes to six" is a tally, read as a whole like "voted 9-6"; "fell by
+                // 3 seats to 47" or "by three points to ten" is a change and where it ended,
+                // whose second figure is the larger.
+                if by && a.value.fract() == 0.0 && b.value.fract() == 0.0 && a.value >= b.value {
                     a.tally = true;
                     b.tally = true;
                 }
@@ -1148,15 +1151,14 @@ fn glued_unit(lexemes: &[Lexeme<'_>], lower: &[String], at: usize) -> Option<Uni
 }
 
 /// "and a half", "and a quarter" or "and three-quarters" from `i`, after a whole number
-/// ("three and a half months", "2 and a half years", "twelve and three-quarter minutes"): the
-/// part it adds and where the number goes on.
+/// ("three and a half months", "2 and a half years", "twelve and three-quarter minutes", whose
+/// hyphen the lexer splits): the part it adds and where the number goes on.
 fn and_a_part(lower: &[String], i: usize) -> Option<(f64, usize)> {
     let at = |k: usize| lower.get(i + k).map(String::as_str);
     if at(0) != Some("and") {
         return None;
     }
     match (at(1), at(2)) {
-        (Some("three-quarter" | "three-quarters"), _) => return Some((0.75, i + 2)),
         (Some("three"), Some("quarter" | "quarters")) => return Some((0.75, i + 3)),
         (Some("a" | "one"), _) => {}
         _ => return None,
@@ -1690,8 +1692,11 @@ mod tests {
             assert!((q.value - value).abs() < 0.01, "{text}: {q:?}");
             assert!(same(&q, &first(&format!("{value}%"))), "{text}");
         }
-        // A rate in time is no share: "one goal in five minutes".
+        // A rate in time is no share: "one goal in five minutes"; nor is "a goal in seven".
         assert!(!is_percent(&first("one goal in five minutes").measure));
+        assert!(!is_percent(
+            &first("scored a goal in seven consecutive matches").measure
+        ));
         // A plural part needs no "of"; a singular one does ("the fifth edition").
         assert!((first("close to nine-tenths full").value - 90.0).abs() < 0.01);
         // "within", "inside": at most.
@@ -1811,6 +1816,10 @@ mod tests {
         assert_eq!(found[1].measure, found[0].measure, "{found:?}");
         let found = quantities(&lex("she gave 20 stalls to 35 traders"));
         assert_ne!(found[1].measure, found[0].measure, "{found:?}");
+        // A change and where it ended is no tally, though its end is a count of the noun.
+        let found = quantities(&lex("the party fell by 3 seats to 47 at the election"));
+        assert_eq!(found[1].measure, found[0].measure, "{found:?}");
+        assert!(!found[0].tally && !found[1].tally, "{found:?}");
     }
 
     #[test]

@@ -275,9 +275,7 @@ pub fn same_slot(a: &Quantity, b: &Quantity, loose: bool) -> bool {
     // sentence's ("17 that withdrew"): a page writes the share it states as one.
     let worded_share = |p: &Quantity, q: &Quantity| {
         is_percent(&p.measure)
-            && !p
-                .text
-                .contains(['%', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9'])
+            && !p.text.chars().any(|c| c.is_ascii_digit() || c == '%')
             && !p
                 .text
                 .split_whitespace()

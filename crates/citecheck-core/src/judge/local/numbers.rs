@@ -103,13 +103,14 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
                 None => (share, 1.0, Measure::Unit(percent()), next),
             };
             let relative = relative_at(&lower, next, &measure);
+            let (bound, near) = bound_at(&lower, i);
             out.push((
                 Quantity {
                     value,
                     tolerance,
                     measure,
-                    bound: bound_at(&lower, i),
-                    near: near_at(&lower, i),
+                    bound,
+                    near,
                     hedged: hedged_at(&lower, i),
                     at: i,
                     span: i..next,
@@ -263,7 +264,7 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
         // A currency sign opens the quantity: what bounds or hedges it stands before the sign
         // ("just under £430", "more than $2 billion", "a further €70m").
         let start = if currency.is_some() { i - 1 } else { i };
-        let bound = bound_at(&lower, start);
+        let (bound, near) = bound_at(&lower, start);
         let hedged = hedged_at(&lower, start);
         let compound =
             (glued && matches!(measure, Measure::Noun(_))) || identifier || glued_after_word;
@@ -279,7 +280,7 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
                 tolerance,
                 measure,
                 bound,
-                near: near_at(&lower, start),
+                near,
                 hedged,
                 at: i,
                 span: start..after.max(i + 1),
@@ -699,11 +700,6 @@ fn score_at(lexemes: &[Lexeme<'_>], next: usize) -> bool {
     (number(next) && lexemes[next].hyphenated) || (dash && number(next + 1))
 }
 
-/// The bound written before the number at lexeme `i`: "more than", "over", "at most".
-fn bound_at(lower: &[String], i: usize) -> Option<Bound> {
-    comparator_at(lower, i).map(|(bound, _)| bound)
-}
-
 /// The comparator before the number at lexeme `i`, with the index of its first word.
 fn comparator_at(lower: &[String], i: usize) -> Option<(Bound, usize)> {
     let before = |back: usize| i.checked_sub(back).map(|p| lower[p].as_str());
@@ -718,13 +714,20 @@ fn comparator_at(lower: &[String], i: usize) -> Option<(Bound, usize)> {
         })
 }
 
-/// Whether the bound before the number at lexeme `i` is a close one: "just over a minute",
-/// "slightly more than 40%", "a shade under 13 minutes". The value is then near the bound, on
-/// its side ([`Quantity::near`]), not anywhere past it.
-fn near_at(lower: &[String], i: usize) -> bool {
-    comparator_at(lower, i)
-        .and_then(|(_, first)| first.checked_sub(1))
-        .is_some_and(|p| lexicon::NEAR_BOUNDS.contains(&lower[p].as_str()))
+/// The bound written before the number at lexeme `i` ("more than", "over", "at most") and
+/// whether it is a close one: "just over a minute", "slightly more than 40%", "a shade under
+/// 13 minutes". The value is then near the bound, on its side ([`Quantity::near`]), not
+/// anywhere past it.
+fn bound_at(lower: &[String], i: usize) -> (Option<Bound>, bool) {
+    match comparator_at(lower, i) {
+        Some((bound, first)) => {
+            let near = first
+                .checked_sub(1)
+                .is_some_and(|p| lexicon::NEAR_BOUNDS.contains(&lower[p].as_str()));
+            (Some(bound), near)
+        }
+        None => (None, false),
+    }
 }
 
 /// Whether a comparative and "than" follow the quantity ending before `end`: "three minutes

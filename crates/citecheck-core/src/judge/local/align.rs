@@ -2973,6 +2973,37 @@ mod tests {
     }
 
     #[test]
+    fn a_negation_in_a_relative_clause_without_that_describes_its_noun() {
+        // Round thirty-two (restic-05): the opening noun phrase's relative clause says which
+        // backups the sentence is about; the sentence itself states the drill.
+        let claim = "Her March restore drill failed at once because the B2 key printed for the \
+                     fire safe had been revoked when she rotated keys in January.";
+        for sentence in [
+            "A backup you have never restored from is a rumour, so in March I ran a drill: \
+             pretend the server is dead and get the photos back using only what is in the fire \
+             safe, which is a printed sheet with the B2 key.",
+            "Any backup you haven't restored from is a rumour, so in March I ran a drill: \
+             pretend the server is dead and get the photos back using only what is in the fire \
+             safe, which is a printed sheet with the B2 key.",
+        ] {
+            assert!(!aligned(claim, sentence).polarity_differs(), "{sentence}");
+        }
+        // A time before the pronoun opens a main clause, whose negation still flips the claim;
+        // so does a negation of the main verb after the relative clause.
+        for sentence in [
+            "A week later I did not restore the backup from the key in the fire safe.",
+            "A backup you restored from is not a rumour, so in March I never ran a restore \
+             drill with the key in the fire safe.",
+        ] {
+            let a = aligned(
+                "In March she ran a restore drill with the key in the fire safe.",
+                sentence,
+            );
+            assert!(a.polarity_differs(), "{sentence}: {}", a.describe());
+        }
+    }
+
+    #[test]
     fn a_name_in_the_other_arm_of_a_comparison_is_no_conflict() {
         let a = aligned(
             "The Orrin S7 keeps its fans off under light loads.",

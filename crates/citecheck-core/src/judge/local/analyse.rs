@@ -318,6 +318,7 @@ impl Analysis {
         // a negation there describes the other figure's group, up to the next comma.
         let mut versus = false;
         let mut particle_taken = false;
+        let mut sentence_opening = 0;
         for (i, lexeme) in lexemes.iter().enumerate() {
             if fronted && lexeme.text == "," {
                 other_arm = false;
@@ -348,6 +349,9 @@ impl Analysis {
             relative |= matches!(lower[i].as_str(), "which" | "who")
                 && i.checked_sub(1).is_some_and(|p| lexemes[p].text == ",");
             let opening = !seen_word;
+            if opening {
+                sentence_opening = i;
+            }
             seen_word = true;
             let word = lower[i].as_str();
             if opening && lexicon::COMPARISONS.contains(&word) {
@@ -416,6 +420,7 @@ impl Analysis {
                 && !arm_for_cues
                 && !relative
                 && !number_sign
+                && !in_bare_relative(&lower, sentence_opening, i)
             {
                 cue_starts.push((CueKind::Negation, i + 1));
             } else if let Some(cue) = implicative.filter(|_| !arm_for_cues && !relative) {
@@ -1036,6 +1041,87 @@ fn corrects_it(lower: &[String], i: usize) -> bool {
         (lower[p] == "contrary" && lower.get(p + 1).is_some_and(|w| w == "to"))
             || lower[p] == "despite"
     })
+}
+
+/// Determiners that open a noun phrase a relative clause without "that" may follow at the
+/// start of a sentence. The definite "the" and the demonstratives are left out: "The next day
+/// I did not ..." and "That week we never ..." open a main clause with a time.
+const BARE_RELATIVE_DETERMINERS: &[&str] = &["a", "an", "any", "every", "each"];
+
+/// Subject pronouns that open such a clause ("a backup you have never restored").
+const RELATIVE_SUBJECTS: &[&str] = &["i", "you", "we", "they", "he", "she"];
+
+/// Auxiliaries that may stand between that subject and its negation.
+const RELATIVE_AUXILIARIES: &[&str] = &[
+    "have", "has", "had", "do", "does", "did", "can", "could", "will", "would", "should",
+];
+
+/// Words that make the words before a subject pronoun a time rather than a noun it describes:
+/// "A week later we did not ...", "An hour ago I could not ...".
+const TIME_WORDS: &[&str] = &[
+    "later",
+    "ago",
+    "earlier",
+    "after",
+    "before",
+    "then",
+    "moment",
+    "minute",
+    "hour",
+    "day",
+    "night",
+    "morning",
+    "afternoon",
+    "evening",
+    "week",
+    "fortnight",
+    "month",
+    "season",
+    "year",
+    "decade",
+    "time",
+    "while",
+];
+
+/// Whether the negation at lexeme `at` sits in a relative clause without "that" on the noun
+/// phrase that opens its sentence at `opening`: "A backup you have never restored from is a
+/// rumour". The negation describes the noun (which backups), not what the sentence states,
+/// so it flips nothing; a negation of the main verb after it ("... is not a backup") still
+/// counts. Only an indefinite or universal determiner, one to three words of the noun, a
+/// subject pronoun and at most two auxiliaries qualify.
+fn in_bare_relative(lower: &[String], opening: usize, at: usize) -> bool {
+    if !lower
+        .get(opening)
+        .is_some_and(|w| BARE_RELATIVE_DETERMINERS.contains(&w.as_str()))
+    {
+        return false;
+    }
+    let Some(subject) = (opening + 2..at.min(opening + 5)).find(|&p| {
+        let w = lower[p].as_str();
+        let bare = w
+            .trim_end_matches("'ve")
+            .trim_end_matches("'d")
+            .trim_end_matches("\u{2019}ve")
+            .trim_end_matches("\u{2019}d");
+        RELATIVE_SUBJECTS.contains(&bare)
+    }) else {
+        return false;
+    };
+    let noun_words = lower[opening + 1..subject].iter().all(|w| {
+        let singular = w.strip_suffix('s').unwrap_or(w);
+        w.chars().all(char::is_alphabetic)
+            && !is_stopword(w)
+            && !TIME_WORDS.contains(&w.as_str())
+            && !TIME_WORDS.contains(&singular)
+            && !lexicon::MONTHS.contains(&w.as_str())
+            && !lexicon::WEEKDAYS.contains(&w.as_str())
+    });
+    let auxiliaries = &lower[subject + 1..at];
+    noun_words
+        && auxiliaries.len() <= 2
+        && auxiliaries
+            .iter()
+            .all(|w| RELATIVE_AUXILIARIES.contains(&w.as_str()))
 }
 
 /// Whether `word` is a verb's "-ing" form: not a function word ("during", "nothing") nor one of

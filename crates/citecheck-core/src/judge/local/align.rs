@@ -10,7 +10,7 @@ use super::anchor::{self, anchored, anchored_by_words, close, number_fit, opens}
 use super::attribution;
 use super::clause;
 use super::compare::{self, NumberFit};
-use super::lex::{forms_of, is_stopword};
+use super::lex::{fold, forms_of, is_stopword};
 use super::lexicon::{self, Dimension};
 use super::numbers::{tally_pairs, Measure, Quantity};
 use super::opposite;
@@ -1548,6 +1548,50 @@ fn glued(claim: &Analysis, at: usize, text: &Analysis) -> bool {
 }
 
 /// One word is the other plus a short suffix ("decod"/"decoder", "grow"/"growth").
+/// Verbs whose "un-" undoes the act rather than denying it: "unlocked the door" is not "did not
+/// lock the door", nor "uncovered the fraud" "did not cover" it.
+const REVERSIBLE_VERBS: &[&str] = &[
+    "lock",
+    "pack",
+    "load",
+    "veil",
+    "tie",
+    "wrap",
+    "plug",
+    "fold",
+    "zip",
+    "cover",
+    "dress",
+    "screw",
+    "block",
+    "seal",
+    "install",
+    "subscribe",
+    "mute",
+    "tangle",
+    "bolt",
+    "button",
+    "hook",
+    "earth",
+    "do",
+    "wind",
+    "roll",
+    "freez",
+    "bundl",
+    "link",
+    "mask",
+    "pin",
+];
+
+/// Whether the folded word `prefixed` is "un-" before `form` ("unrecogniz" and "recogniz",
+/// "unpaid" and "pay"), as an adjective or participle denies it: not a verb whose "un-" undoes
+/// the act.
+fn negative_prefix_of(prefixed: &str, form: &str) -> bool {
+    prefixed.strip_prefix("un").is_some_and(|rest| {
+        rest.len() >= 4 && (rest == form || fold(rest) == form) && !REVERSIBLE_VERBS.contains(&form)
+    })
+}
+
 fn shares_stem(a: &str, b: &str) -> bool {
     let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
     short.len() >= 4 && long.len() - short.len() <= 4 && long.starts_with(short)
@@ -1776,14 +1820,16 @@ fn negated(
             outside.len() < 2 || stated * 3 < outside.len() * 2 || !arm_stated || names_all_denied
         })
         // The other text's "non-" before a word of the scope denies it as well: "a film not in
-        // English" and "a non-English film" say one thing.
+        // English" and "a non-English film" say one thing; so does its "un-" word of that stem
+        // ("a key that Skiff does not recognise" and "an unrecognised key").
         .filter(|cue| {
             !text.forms[cue.scope.clone()].iter().flatten().any(|f| {
                 text.is_content(f)
-                    && other
+                    && (other
                         .forms
                         .windows(2)
                         .any(|w| w[0].as_deref() == Some("non") && w[1].as_deref() == Some(f))
+                        || other.vocabulary.iter().any(|g| negative_prefix_of(g, f)))
             })
         })
         // A word of the scope counts when the other text has it or a word of its stem ("no
@@ -3001,6 +3047,81 @@ mod tests {
             );
             assert!(a.polarity_differs(), "{sentence}: {}", a.describe());
         }
+    }
+
+    #[test]
+    fn an_un_word_states_the_negation_of_its_stem() {
+        // Round thirty-three (skiff-15): "an unrecognised key" is "a key that Skiff does not
+        // recognise", on either side.
+        let claim = "Since Skiff 2.1, an unrecognised key in the file stops the build.";
+        let sentence =
+            "Since 2.1, a key in the file that Skiff does not recognise stops the build.";
+        assert!(!aligned(claim, sentence).polarity_differs());
+        assert!(!aligned(sentence, claim).polarity_differs());
+        // Without the "un-" word, or with a verb whose "un-" undoes the act, the denial stands.
+        let plain = "Since Skiff 2.1, a key in the file that Skiff recognises stops the build.";
+        assert!(aligned(plain, sentence).polarity_differs());
+        let undone = aligned(
+            "The guard unlocked the north gate at dawn.",
+            "The guard did not lock the north gate at dawn.",
+        );
+        assert!(undone.polarity_differs(), "{}", undone.describe());
+    }
+
+    #[test]
+    fn a_counterfactual_condition_denies_nothing() {
+        // Round thirty-three (aurelle-05): "had it not been for the strike" sets the strike
+        // aside as "excluding" does.
+        let sentence = "Excluding the cost of the strike, operating profit would have been about \
+                        59.6 million euros, ahead of the prior-year quarter.";
+        for claim in [
+            "Had it not been for the strike, operating profit would have been roughly 59.6 \
+             million euros, ahead of the prior-year quarter.",
+            "Were it not for the strike, operating profit would have been roughly 59.6 million \
+             euros, ahead of the prior-year quarter.",
+            "If it hadn't been for the strike, operating profit would have been roughly 59.6 \
+             million euros, ahead of the prior-year quarter.",
+        ] {
+            let a = aligned(claim, sentence);
+            assert!(!a.polarity_differs(), "{claim}: {}", a.describe());
+        }
+        let denied = aligned(
+            "The strike did not cost the airline its operating profit for the quarter.",
+            "The strike cost the airline its operating profit for the quarter.",
+        );
+        assert!(denied.polarity_differs(), "{}", denied.describe());
+    }
+
+    #[test]
+    fn a_currency_range_gives_its_sign_and_scale_to_both_ends() {
+        // Round thirty-three (aurelle-08): "€80-88 million" is €80 million to €88 million.
+        let claim = "Aurelle lowered its 2026 operating profit forecast to €80-88 million from \
+                     €95-105 million.";
+        let sentence = "Aurelle Air now expects operating profit for 2026 of €80 million to €88 \
+                        million, down from its previous guidance of €95 million to €105 million.";
+        let a = aligned(claim, sentence);
+        assert!(a.numbers_agree(), "{}", a.describe());
+        let wrong = aligned(
+            "Aurelle lowered its 2026 operating profit forecast to €70-78 million.",
+            sentence,
+        );
+        assert!(wrong.number_conflict(), "{}", wrong.describe());
+    }
+
+    #[test]
+    fn the_whole_of_a_part_that_states_the_claim_s_count_is_no_rival() {
+        // Round thirty-three (saltrial-07): "Two of the 14 authors" states "two authors"; the 14
+        // is what the two are counted from.
+        let claim = "Castellari was one of two authors who disclosed past speaker fees.";
+        let sentence = "Two of the 14 authors, including Castellari, declared that they had \
+                        received speaker fees in the past.";
+        let a = aligned(claim, sentence);
+        assert!(a.numbers_agree(), "{}", a.describe());
+        let wrong = aligned(
+            "Castellari was one of three authors who disclosed past speaker fees.",
+            sentence,
+        );
+        assert!(wrong.number_conflict(), "{}", wrong.describe());
     }
 
     #[test]

@@ -421,6 +421,7 @@ impl Analysis {
                 && !relative
                 && !number_sign
                 && !in_bare_relative(&lower, sentence_opening, i)
+                && !counterfactual(&lower, i)
             {
                 cue_starts.push((CueKind::Negation, i + 1));
             } else if let Some(cue) = implicative.filter(|_| !arm_for_cues && !relative) {
@@ -1122,6 +1123,23 @@ fn in_bare_relative(lower: &[String], opening: usize, at: usize) -> bool {
         && auxiliaries
             .iter()
             .all(|w| RELATIVE_AUXILIARIES.contains(&w.as_str()))
+}
+
+/// Whether the negation at lexeme `i` opens a counterfactual condition: "had it not been for the
+/// strike", "were it not for", "if it hadn't been for", "if not for". It sets a cause aside
+/// ("excluding the strike"), and denies nothing the sentence states.
+fn counterfactual(lower: &[String], i: usize) -> bool {
+    let mut next = i + 1;
+    if lower.get(next).is_some_and(|w| w == "been") {
+        next += 1;
+    }
+    lower.get(next).is_some_and(|w| w == "for")
+        && (i.saturating_sub(3)..=i).any(|p| {
+            matches!(
+                lower[p].as_str(),
+                "had" | "were" | "if" | "hadn't" | "weren't" | "hadn\u{2019}t" | "weren\u{2019}t"
+            )
+        })
 }
 
 /// Whether `word` is a verb's "-ing" form: not a function word ("during", "nothing") nor one of

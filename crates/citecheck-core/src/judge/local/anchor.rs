@@ -314,10 +314,21 @@ pub fn number_fit(
         matches!(&q.measure, Measure::Unit(u) if u.dimension == lexicon::Dimension::Currency);
     let measured_against_bare =
         |p: &Quantity| (measured_stated || money) && p.measure == Measure::Bare;
+    // The whole of a part that states the claim's value ("Two of the 14 authors" for "one of
+    // two authors who ...") is where the part is counted from, not a rival of it.
+    let whole_of_stated = |p: &Quantity| {
+        own.iter().filter(|m| compare::same(q, m)).any(|m| {
+            m.share
+                .is_some_and(|s| (s - 100.0 * m.value / p.value).abs() < 1e-9)
+                && p.at > m.at
+                && p.at <= m.span.end + 3
+        })
+    };
     let rival = |p: &&Quantity| {
         other_value(p)
             && anchored(p)
             && !matching_end(p)
+            && !whole_of_stated(p)
             && !earlier_rival(p)
             && !measured_against_bare(p)
     };

@@ -561,7 +561,7 @@ pub const DEMONYMS: &[(&str, &str)] = &[
 /// `opposite.rs`). Words with a common other sense ("drop" a file, "lower" than) are left out.
 #[rustfmt::skip]
 pub const OPPOSITES: &[(&[&str], &[&str])] = &[
-    (&["rise", "increase", "grow", "raise", "climb", "surge", "soar", "jump", "rally"], &["fall", "decrease", "decline", "cut", "reduce", "shrink", "slide", "slump", "tumble", "plunge", "sink", "slip", "dip", "drop"]),
+    (&["rise", "increase", "grow", "raise", "climb", "surge", "soar", "jump", "rally"], &["fall", "decrease", "decline", "cut", "trim", "reduce", "shrink", "slide", "slump", "tumble", "plunge", "sink", "slip", "dip", "drop"]),
     (&["win"], &["lose"]),
     (&["permanent", "permanently"], &["temporary", "temporarily"]),
     (&["accept", "approve"], &["reject"]),
@@ -611,6 +611,8 @@ pub const OPPOSITES: &[(&[&str], &[&str])] = &[
     (&["keep", "retain"], &["scrap", "abolish"]),
     // A court's two answers to a ruling or a conviction.
     (&["uphold", "reaffirm"], &["overturn", "overrule", "quash"]),
+    // One holder against several: an award, a record or a title.
+    (&["alone", "solely"], &["jointly"]),
 ];
 
 /// Comparatives of "more" and of "less": "A holds more water than B" and "B holds less water

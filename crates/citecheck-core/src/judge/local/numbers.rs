@@ -919,14 +919,34 @@ fn spread_ranges(lexemes: &[Lexeme<'_>], lower: &[String], found: &mut [(Quantit
     for k in (0..found.len().saturating_sub(1)).rev() {
         let (left, right) = found.split_at_mut(k + 1);
         let (a, a_scale, a_end) = &mut left[k];
-        let (b, b_scale, _) = &right[0];
+        let (b, b_scale, _) = &mut right[0];
         let joined = *a_end + 1 == b.at
             && matches!(
                 lower[*a_end].as_str(),
                 "to" | "-" | "\u{2013}" | "and" | "or" | "\u{b1}"
             )
             || *a_end == b.at && lexemes[b.at].hyphenated;
-        if !joined || a.measure != Measure::Bare || *a_scale != 1.0 {
+        if !joined || *a_scale != 1.0 {
+            continue;
+        }
+        // "€80-88 million": the currency sign stands before the first number and the scale
+        // after the second, and each belongs to both.
+        if let Measure::Unit(unit) = &a.measure {
+            if unit.dimension == Dimension::Currency
+                && b.measure == Measure::Bare
+                && *b_scale != 1.0
+                && a.value * *b_scale < b.value * unit.factor
+            {
+                a.value *= *b_scale;
+                a.tolerance *= *b_scale;
+                *a_scale = *b_scale;
+                b.value *= unit.factor;
+                b.tolerance *= unit.factor;
+                b.measure = a.measure.clone();
+            }
+            continue;
+        }
+        if a.measure != Measure::Bare {
             continue;
         }
         let factor = match &b.measure {
@@ -934,8 +954,8 @@ fn spread_ranges(lexemes: &[Lexeme<'_>], lower: &[String], found: &mut [(Quantit
             Measure::Unit(_) => continue,
             _ => 1.0,
         };
-        a.value *= b_scale * factor;
-        a.tolerance *= b_scale * factor;
+        a.value *= *b_scale * factor;
+        a.tolerance *= *b_scale * factor;
         a.measure = b.measure.clone();
         *a_scale = *b_scale;
     }

@@ -252,6 +252,17 @@ mod tests {
                 "The Labour Party gained seats in the local elections.",
                 "The Labour Party lost 312 seats in the local elections.",
             ),
+            // A forecast trimmed against one raised (round thirty-three, aurelle-09).
+            (
+                "Aurelle Air trimmed its full-year revenue guidance.",
+                "It has raised its full-year revenue guidance, reflecting stronger demand.",
+            ),
+            // One holder against several (round thirty-three, meitner-14).
+            (
+                "The Enrico Fermi Award went to Meitner alone in 1966.",
+                "In 1966 the commission gave its Enrico Fermi Award jointly to Meitner, Hahn and \
+                 Strassmann.",
+            ),
             // A vote's sides.
             (
                 "Alan Drummond voted against the Copse Farm scheme.",

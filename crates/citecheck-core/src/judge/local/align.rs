@@ -3125,6 +3125,41 @@ mod tests {
     }
 
     #[test]
+    fn a_rate_is_no_rival_of_a_count() {
+        // Round thirty-three (cricket-05): "six an over" is a rate, not the runs needed.
+        let sentence = "That left them 136 to get from the remaining 23 overs, a little under six \
+                        an over, with eight wickets in hand.";
+        let a = aligned(
+            "On the resumption Ambershire needed 136 runs from 23 overs, with eight wickets \
+             still standing.",
+            sentence,
+        );
+        assert!(a.numbers_agree(), "{} {:?}", a.describe(), a.numbers);
+        // A rate against a rate still conflicts, and so does a year before "a".
+        let rate = aligned(
+            "Ambershire needed nine an over from the remaining 23 overs.",
+            sentence,
+        );
+        assert!(rate.number_conflict(), "{}", rate.describe());
+        // A claim's rate against a page's figure without "a week" still conflicts.
+        let rate_then_bare = aligned(
+            "The basket of everyday items cost £96.40 a week in Millbrook.",
+            "The basket of everyday items cost £96.40 a week in Kestrel Bay; in Millbrook it \
+             cost £88.10.",
+        );
+        assert!(
+            rate_then_bare.number_conflict(),
+            "{}",
+            rate_then_bare.describe()
+        );
+        let year = aligned(
+            "The council passed the new parking law in 2019.",
+            "In 2020 a new parking law was passed by the council.",
+        );
+        assert!(year.number_conflict(), "{}", year.describe());
+    }
+
+    #[test]
     fn a_name_in_the_other_arm_of_a_comparison_is_no_conflict() {
         let a = aligned(
             "The Orrin S7 keeps its fans off under light loads.",

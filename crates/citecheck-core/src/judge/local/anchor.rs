@@ -287,12 +287,19 @@ pub fn number_fit(
             .collect()
     };
     let dated_otherwise = |p: &Quantity| apart.contains(&p.span);
+    // A rate ("a little under six an over", "£2.40 a kilo") is a slot of its own: no rival of
+    // a claim's figure that is not one ("needed 136 runs from 23 overs"). Not the other way
+    // round: a page gives "a week" with its first figure and leaves it out of the next ("cost
+    // £96.40 a week in Kestrel Bay; in Millbrook it cost £88.10").
+    let claim_rate = is_rate(claim, q);
+    let rate_apart = |p: &Quantity| !claim_rate && is_rate(sentence, p);
     // Another value of the claim's kind that no other claim number accounts for.
     let other_value = |p: &&Quantity| {
         !compare::same(q, p)
             && !spoken_for(p)
             && compare::same_slot(q, p, true)
             && !dated_otherwise(p)
+            && !rate_apart(p)
     };
     // The other end of a change the claim's value ends or starts ("rose from $2.7 billion to
     // $13.2 billion") is its value at another time, not a rival.
@@ -512,6 +519,26 @@ pub fn number_fit(
         }
     }
 }
+
+/// Whether the figure `q` is given per one of something: "six an over", "£2.40 a kilo", "30
+/// per day" (the word after "a", "an" or "per" is what it is per, not another number).
+/// A year or a date is none ("in 2020 a new law"), nor a figure before a noun phrase that
+/// "a" opens ("by 45 a few days later").
+fn is_rate(text: &Analysis, q: &Quantity) -> bool {
+    !matches!(
+        q.measure,
+        Measure::Year | Measure::Day(_) | Measure::Clock(_)
+    ) && matches!(text.form(q.span.end), Some("a" | "an" | "per"))
+        && text.form(q.span.end + 1).is_some_and(|w| {
+            w.chars().all(char::is_alphabetic) && !NOUN_PHRASE_OPENERS.contains(&w)
+        })
+}
+
+/// Words after "a" that open a noun phrase rather than name what a figure is per.
+const NOUN_PHRASE_OPENERS: &[&str] = &[
+    "new", "few", "lot", "little", "bit", "couple", "number", "further", "total", "record", "more",
+    "second", "third", "single", "great", "long", "short", "year", "decade", "the",
+];
 
 /// How far from a number a month that dates it may sit ("61% in July"). Eight lexemes ("61%
 /// of capacity at the end of July") reached a rival of another clause's in the same month and

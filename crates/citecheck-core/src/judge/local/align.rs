@@ -83,6 +83,25 @@ pub struct Alignment {
     pub prospect: Option<String>,
 }
 
+/// Whether `s` is a common noun of a numbered series followed by a number of `c`'s ("Version
+/// 2.0" against "Tern 2.0", "Stage 9" against "Tour 9"): the number says which one.
+fn numbered_kind_of(s: &Entity, c: &Entity) -> bool {
+    // Read off the written words: a name's number has no normalised form.
+    let words = |e: &Entity| {
+        e.text
+            .split_whitespace()
+            .map(str::to_lowercase)
+            .collect::<Vec<_>>()
+    };
+    let (ours, theirs) = (words(c), words(s));
+    let numbered = |w: &str| w.starts_with(|ch: char| ch.is_ascii_digit());
+    matches!(theirs.as_slice(), [kind, number]
+        if lexicon::NUMBERED_KINDS.contains(&kind.as_str())
+            && numbered(number)
+            && ours.contains(number)
+            && !ours.contains(kind))
+}
+
 /// One item of the claim's coverage: a content word or a quantity.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Credit {
@@ -651,6 +670,9 @@ pub fn align(
                 })
             })
             .filter(|s| is_acronym(&s.text) == is_acronym(&c.text))
+            // A numbered kind with the claim name's number ("Version 2.0" for "Tern 2.0") is
+            // that thing named by its number.
+            .filter(|s| !numbered_kind_of(s, c))
             // Another part of the claim name's fuller form on the page (a birth name, a first
             // name) names the same one.
             .filter(|s| !topic.part_of_fuller_name(c, s))
@@ -730,6 +752,7 @@ pub fn align(
     // "Microsoft acquired LinkedIn", "Apple acquired Beats"): see `roles`.
     if entity_conflict.is_none() {
         if let Some((c, s)) = roles::conflict(claim, sentence)
+            .filter(|(c, s)| !numbered_kind_of(s, c))
             .or_else(|| rank::extreme_held_by_another(claim, sentence))
             .or_else(|| attribution::misattributed(claim, sentence))
         {
@@ -3122,6 +3145,42 @@ mod tests {
             sentence,
         );
         assert!(wrong.number_conflict(), "{}", wrong.describe());
+    }
+
+    #[test]
+    fn a_numbered_kind_with_the_claim_name_s_number_is_that_name() {
+        // Round thirty-four (tern-01): "Version 2.0" opening the page's sentence is Tern 2.0.
+        let a = aligned(
+            "Tern 2.0, which came out in May 2022, reorganised the flat key list of the 1.x \
+             configuration into named tables.",
+            "Version 2.0, published on 11 May 2022, replaced the flat list of keys used by 1.x \
+             with named tables.",
+        );
+        assert!(a.entity_conflict.is_none(), "{}", a.describe());
+        // Another product with the claim's number still stands in its place.
+        let other = aligned(
+            "Tern 2.0 replaced the flat list of keys used by 1.x with named tables.",
+            "Heron 2.0 replaced the flat list of keys used by 1.x with named tables.",
+        );
+        assert!(other.entity_conflict.is_some(), "{}", other.describe());
+    }
+
+    #[test]
+    fn a_stage_named_by_its_number_is_no_count() {
+        // Round thirty-four (stage-01): "stage nine" against "the ninth ... stage".
+        let sentence = "Anders Lykke of Denmark won the ninth and hardest stage of the Tour of \
+                        the Northern Fells on Saturday, attacking 2.8 kilometres from the summit \
+                        of Scarth Pike.";
+        let a = aligned(
+            "Denmark's Anders Lykke won stage nine of the Tour of the Northern Fells.",
+            sentence,
+        );
+        assert!(a.numbers_agree(), "{}", a.describe());
+        let b = aligned(
+            "Denmark's Anders Lykke won stage two of the Tour of the Northern Fells.",
+            sentence,
+        );
+        assert!(b.number_conflict(), "{}", b.describe());
     }
 
     #[test]

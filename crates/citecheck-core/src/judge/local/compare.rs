@@ -208,6 +208,7 @@ fn as_share(q: &Quantity) -> Option<Quantity> {
         share: None,
         tally: false,
         whole: None,
+        position: false,
         // Worked out, not written: no digits of its own to take a precision from.
         text: String::new(),
         ..q.clone()
@@ -262,6 +263,10 @@ pub fn same_slot(a: &Quantity, b: &Quantity, loose: bool) -> bool {
     }
     // A score or a tally is a slot of its own: "game seven" is not the 3 of "a 3-2 win".
     if a.tally != b.tally {
+        return false;
+    }
+    // Which one of a series ("stage nine") is no count or measure ("2.8 kilometres").
+    if a.position != b.position {
         return false;
     }
     // A share is no count above a hundred: "nine-tenths full" cannot be the crowd of 10,926.

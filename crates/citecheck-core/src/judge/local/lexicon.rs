@@ -128,6 +128,16 @@ pub const NAME_HEADS: &[&str] = &[
     "theater", "tower", "treaty", "trust", "union", "university", "valley", "war", "zoo",
 ];
 
+/// Common nouns that name one of a numbered series by its number ("Version 2.0", "Stage 9",
+/// "Chapter 4"): written capitalised at a sentence's start, such a noun and the number of a
+/// claim's "Tern 2.0" refer to that same thing, not to a rival of it.
+#[rustfmt::skip]
+pub const NUMBERED_KINDS: &[&str] = &[
+    "build", "chapter", "day", "edition", "episode", "game", "issue", "leg", "level", "model",
+    "part", "phase", "release", "revision", "round", "season", "section", "series", "stage",
+    "step", "update", "version", "volume", "week",
+];
+
 /// Verbs and relations whose two sides can trade places without changing what happened
 /// ("Federer played Nadal", "Nadal played Federer"; "Oslo is a twin city of Riga"; a bill
 /// passes a chamber as the chamber passes the bill): a name on either side of them is no role

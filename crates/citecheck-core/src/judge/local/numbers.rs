@@ -68,6 +68,9 @@ pub struct Quantity {
     /// The larger unit's part of an amount written in two units ("5 hours" of "5 hours 48
     /// minutes"), in base units with its tolerance: a claim may round the amount down to it.
     pub whole: Option<(f64, f64)>,
+    /// Says which one of a numbered series it is ("stage nine", "Version 2", "the ninth
+    /// stage"), not how many: it fills only the slot of another position of the same kind.
+    pub position: bool,
 }
 
 /// How far a part of one unit ("a third of a mile") may be from the exact fraction: a writer
@@ -126,6 +129,7 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
                     share: None,
                     tally: false,
                     whole: None,
+                    position: false,
                 },
                 1.0,
                 next,
@@ -295,6 +299,7 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
                 share: None,
                 tally: false,
                 whole: None,
+                position: false,
             },
             scale,
             next,
@@ -311,6 +316,7 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
     mark_shares(&lower, &mut out);
     mark_tallies(lexemes, &mut out);
     continue_identifiers(lexemes, &mut out);
+    mark_positions(lexemes, &lower, &mut out);
     out.into_iter().map(|(q, _, _)| q).collect()
 }
 
@@ -447,6 +453,113 @@ fn continue_identifiers(lexemes: &[Lexeme<'_>], found: &mut [(Quantity, f64, usi
             second.compound = true;
             second.measure = first.measure.clone();
         }
+    }
+}
+
+/// Whether the lower-cased `word` is a noun of [`lexicon::NUMBERED_KINDS`] that counts the
+/// parts of a series in order. A version, release or model number is not one: "version 5.0"
+/// is the page's "Quarry 5.0" or its bare "5.0".
+fn numbered_kind(word: &str) -> bool {
+    lexicon::NUMBERED_KINDS.contains(&word)
+        && !matches!(
+            word,
+            "build" | "model" | "release" | "revision" | "update" | "version"
+        )
+}
+
+/// The numbers that say which one of a numbered series a thing is (see
+/// [`Quantity::position`]): a whole number right after such a noun ("won stage nine", "Game
+/// 7"), and an ordinal a few words before one ("the ninth and hardest stage", "the 9th
+/// stage"), which is added as a quantity of its own. A claim's "stage nine" then meets the
+/// page's "ninth stage" and no other figure of the sentence ("2.8 kilometres", "14 seconds").
+fn mark_positions(
+    lexemes: &[Lexeme<'_>],
+    lower: &[String],
+    found: &mut Vec<(Quantity, f64, usize)>,
+) {
+    /// How many words an ordinal may stand before its noun ("the ninth and hardest stage").
+    const ORDINAL_REACH: usize = 3;
+    for (q, scale, _) in found.iter_mut() {
+        let kind = q.at.checked_sub(1).map(|p| lower[p].as_str());
+        let whole = *scale == 1.0 && q.value.fract() == 0.0 && q.value >= 1.0;
+        let countable = matches!(q.measure, Measure::Bare)
+            || (q.identifier && matches!(q.measure, Measure::Noun(_)));
+        if let Some(kind) = kind.filter(|k| numbered_kind(k)) {
+            if whole && countable && q.bound.is_none() && !q.text.contains('.') {
+                q.measure = Measure::Noun(fold(kind));
+                q.position = true;
+                q.compound = true;
+                q.identifier = true;
+            }
+        }
+    }
+    let ordinal_value = |j: usize| -> Option<f64> {
+        if let Some(&(_, digits)) = lexicon::ORDINALS.iter().find(|(w, _)| *w == lower[j]) {
+            return digits.trim_end_matches(char::is_alphabetic).parse().ok();
+        }
+        // "9th", as one lexeme or as a number touching its ending.
+        let ending = |w: &str| matches!(w, "st" | "nd" | "rd" | "th");
+        let digits = ["st", "nd", "rd", "th"]
+            .iter()
+            .find_map(|e| lower[j].strip_suffix(e))
+            .filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()));
+        if let Some(value) = digits.and_then(|d| d.parse().ok()) {
+            return Some(value);
+        }
+        let suffixed = lexemes[j].kind == LexKind::Number
+            && lexemes.get(j + 1).is_some_and(|n| touches(&lexemes[j], n))
+            && lower.get(j + 1).is_some_and(|w| ending(w));
+        suffixed.then(|| lower[j].parse().ok()).flatten()
+    };
+    let mut added = Vec::new();
+    for j in 0..lexemes.len() {
+        // "the second-longest day" is a rank of its own (see `rank`), no position.
+        let hyphened = lexemes.get(j + 1).is_some_and(|n| n.hyphenated);
+        let Some(value) = ordinal_value(j).filter(|_| !hyphened) else {
+            continue;
+        };
+        // Words in lower case only: "their first World Series title" names no series.
+        let words = (j + 1..lexemes.len().min(j + 2 + ORDINAL_REACH)).take_while(|&k| {
+            lexemes[k].kind == LexKind::Word && !lexemes[k].text.starts_with(char::is_uppercase)
+        });
+        let Some(noun) = words.into_iter().find(|&k| numbered_kind(&lower[k])) else {
+            continue;
+        };
+        let measure = Measure::Noun(fold(&lower[noun]));
+        if let Some((q, _, _)) = found.iter_mut().find(|(q, _, _)| q.at == j) {
+            q.measure = measure;
+            q.position = true;
+            q.compound = true;
+            q.identifier = true;
+            continue;
+        }
+        added.push((
+            Quantity {
+                value,
+                tolerance: 0.5,
+                measure,
+                bound: None,
+                near: false,
+                hedged: false,
+                at: j,
+                span: j..j + 1,
+                text: lexemes[j].text.to_string(),
+                compound: true,
+                hyphened_name: false,
+                identifier: true,
+                difference: false,
+                share: None,
+                tally: false,
+                whole: None,
+                position: true,
+            },
+            1.0,
+            j + 1,
+        ));
+    }
+    if !added.is_empty() {
+        found.extend(added);
+        found.sort_by_key(|(q, _, _)| q.at);
     }
 }
 
@@ -1351,6 +1464,31 @@ mod tests {
     use super::super::compare::{same, same_slot};
     use super::super::lex::lex;
     use super::*;
+
+    #[test]
+    fn a_number_of_a_numbered_series_is_a_position_not_a_count() {
+        // Round thirty-four (stage-01): "stage nine" is the ninth stage, not nine of anything.
+        let claim = first("Lykke won stage nine of the Tour of the Northern Fells");
+        assert!(claim.position, "{claim:?}");
+        let page = quantities(&lex(
+            "Lykke won the ninth and hardest stage, attacking 2.8 kilometres from the summit",
+        ));
+        let ninth = page.iter().find(|q| q.position).expect("the ninth stage");
+        assert!(same(&claim, ninth), "{ninth:?}");
+        assert!(page
+            .iter()
+            .filter(|q| !q.position)
+            .all(|q| !same_slot(&claim, q, true)));
+        assert!(same(&claim, &first("the 9th stage")));
+        assert!(same(&claim, &first("Stage 9 was the hardest")));
+        // Another stage is a rival; a count of stages is not.
+        assert!(same_slot(&claim, &first("won stage two"), false));
+        assert!(!same(&claim, &first("won stage two")));
+        assert!(!same_slot(&claim, &first("won nine stages"), true));
+        // A rank is no position, nor is a version a part of a series.
+        assert!(quantities(&lex("the second-longest day of the walk")).is_empty());
+        assert!(!first("Starting with version 5.0, Quarry enforces it").position);
+    }
 
     #[test]
     fn an_amount_in_two_units_is_one_quantity_a_claim_may_round_down() {

@@ -958,6 +958,22 @@ fn affirms(lower: &[String], cue: &Cue) -> bool {
     if has("until") || has("till") {
         return true;
     }
+    // "will not arrive before February 2027" says when it will arrive at the earliest, as
+    // "not until" does; before anything but a date ("did not score before the break") it
+    // denies the act in that time.
+    let dated = |k: usize| {
+        lower.get(k).is_some_and(|w| {
+            lexicon::MONTHS.contains(&w.as_str())
+                || (w.len() == 4 && w.parse::<u32>().is_ok_and(|y| (1000..=2100).contains(&y)))
+        })
+    };
+    if cue
+        .scope
+        .clone()
+        .any(|k| lower[k] == "before" && dated(k + 1))
+    {
+        return true;
+    }
     // "was not found for another 23 years" says it was found 23 years later; "for 23 years"
     // alone is a span of time in which it did not happen.
     let word = |k: usize| lower.get(k).map_or("", String::as_str);
@@ -2007,7 +2023,13 @@ mod tests {
         assert_eq!(cues("No other river crosses as many countries."), 0);
         assert_eq!(cues("No woman had been a member before Marrick."), 0);
         assert_eq!(cues("Nobody else has won it twice."), 0);
-        // A plain "not ... before" still denies the act before that time.
+        // Before a date, "not ... before" says when at the earliest (round thirty-three,
+        // aurelle-11); a plain "not ... before" still denies the act before that time.
+        assert_eq!(
+            cues("The first pair will now not arrive before February 2027."),
+            0
+        );
+        assert_eq!(cues("The bridge will not open before 2028."), 0);
         assert_eq!(cues("He did not score before his 30th birthday."), 1);
         assert_eq!(cues("No woman has been a member."), 1);
         assert_eq!(cues("The river does not cross other countries."), 1);

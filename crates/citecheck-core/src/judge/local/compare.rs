@@ -47,6 +47,31 @@ pub fn same(claim: &Quantity, page: &Quantity) -> bool {
             .iter()
             .any(|claim| same_as_read(claim, page))
         || whole_read(claim, page).is_some_and(|page| same_as_read(claim, &page))
+        || as_written(page, claim).is_some_and(|page| same_as_read(claim, &page))
+        || as_written(claim, page).is_some_and(|claim| same_as_read(&claim, page))
+}
+
+/// An amount in a unit read as written, for a bare figure to meet it: "tonnage fell to
+/// 96,000" states the page's "96,000 tons", which is kept in kilograms. Not a temperature,
+/// whose scales have offsets, and only figure against figure: a bound ("more than 12
+/// hours") read without its unit would take in any larger count.
+fn as_written(q: &Quantity, other: &Quantity) -> Option<Quantity> {
+    if q.bound.is_some() || other.bound.is_some() {
+        return None;
+    }
+    match (&q.measure, &other.measure) {
+        (Measure::Unit(u), Measure::Bare)
+            if u.factor != 1.0 && u.factor > 0.0 && u.dimension != Dimension::Temperature =>
+        {
+            Some(Quantity {
+                value: q.value / u.factor,
+                tolerance: q.tolerance / u.factor,
+                measure: Measure::Bare,
+                ..q.clone()
+            })
+        }
+        _ => None,
+    }
 }
 
 /// The page's amount in two units read as its larger part alone ("11 hours" of "11 hours and
@@ -336,6 +361,31 @@ mod tests {
             .into_iter()
             .next()
             .expect("a quantity")
+    }
+
+    #[test]
+    fn a_bare_figure_states_an_amount_as_written_in_its_unit() {
+        // Round thirty-four (ouzel-09): "tonnage had dropped to 96,000" against "96,000 tons".
+        let q = |text: &str| {
+            quantities(&lex(text))
+                .into_iter()
+                .next()
+                .expect("a quantity")
+        };
+        assert!(same(
+            &q("had dropped to 96,000"),
+            &q("had fallen to 96,000 tons")
+        ));
+        assert!(same(
+            &q("had fallen to 96,000 tons"),
+            &q("had dropped to 96,000")
+        ));
+        assert!(!same(
+            &q("had dropped to 69,000"),
+            &q("had fallen to 96,000 tons")
+        ));
+        // A bound keeps its unit: "more than 12 hours" is no count of 240.
+        assert!(!same(&q("waited more than 12 hours"), &q("fell to 240")));
     }
 
     #[test]

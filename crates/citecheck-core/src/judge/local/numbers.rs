@@ -855,7 +855,10 @@ fn difference_at(lower: &[String], end: usize) -> bool {
 /// staff", "a fifth cheaper"). A share never counts the compared things themselves, so, as
 /// with "40% higher than", it fills the slot of a comparison, not of either value.
 fn relative_at(lower: &[String], end: usize, measure: &Measure) -> bool {
-    is_percent(measure) && lower.get(end).is_some_and(|w| is_comparative(w))
+    let word = |k: usize| lower.get(k).map_or("", String::as_str);
+    // "half as much again", "a third as many again": that much more.
+    let again = word(end) == "as" && word(end + 2) == "again";
+    is_percent(measure) && (is_comparative(word(end)) || again)
 }
 
 /// Whether the number at lexeme `i` is an amount added to another ("a further 70 jobs will
@@ -983,7 +986,11 @@ fn fraction_at(lexemes: &[Lexeme<'_>], lower: &[String], i: usize) -> Option<(f6
         .flatten()
         .find(|&p| !lexicon::HEDGES.contains(&lower[p].as_str()))
         .is_some_and(|p| lower[p] == "by");
-    if lower[i] == "half" && after_by {
+    // "half as much again", "a third as many again": a share more.
+    let again = |k: usize| {
+        lower.get(k).is_some_and(|w| w == "as") && lower.get(k + 2).is_some_and(|w| w == "again")
+    };
+    if lower[i] == "half" && (after_by || again(i + 1)) {
         return Some((50.0, i + 1));
     }
     let numerator = count(i)?;
@@ -992,7 +999,7 @@ fn fraction_at(lexemes: &[Lexeme<'_>], lower: &[String], i: usize) -> Option<(f6
         let plural = numerator > 1.0 && lower[i + 1].ends_with('s');
         // "a fifth fewer", "a third cheaper": a change by a share, as after "by".
         let change = lower.get(i + 2).is_some_and(|w| changes_by(w));
-        if after_by || plural || change {
+        if after_by || plural || change || again(i + 2) {
             return Some((100.0 * numerator / denominator, i + 2));
         }
         return lower
@@ -1464,6 +1471,22 @@ mod tests {
     use super::super::compare::{same, same_slot};
     use super::super::lex::lex;
     use super::*;
+
+    #[test]
+    fn half_as_much_again_is_half_as_much_more() {
+        // Round thirty-four (ouzel-06).
+        let page = first("The final cost was more than half as much again as the estimate");
+        assert!(page.difference, "{page:?}");
+        assert!(same(
+            &first("cost over 50% more than its engineer had forecast"),
+            &page
+        ));
+        assert!(!same_slot(
+            &first("cost 50% of what was forecast"),
+            &page,
+            true
+        ));
+    }
 
     #[test]
     fn a_number_of_a_numbered_series_is_a_position_not_a_count() {

@@ -403,11 +403,16 @@ impl LocalJudge {
             let gain = alignment.coverage - alone[0].coverage.max(alone[1].coverage);
             let pair_has_every_figure = !alignment.numbers.is_empty()
                 && alignment.numbers.iter().all(|n| *n == NumberFit::Match);
-            let flips = alone.iter().any(|a| {
+            // A year the first sentence gives dates what the second goes on to tell: the
+            // second's other year ("In 1871 ... proposed Oswin. The council ruled ...; the
+            // Society admitted its first women fellows in 1908") is another event's. A year
+            // in the second sentence does not date the first ("The 2018 edition introduced
+            // ... The 2021 edition changed ...").
+            let flips = alone.iter().enumerate().any(|(k, a)| {
                 a.conflict_strength() >= self.thresholds.contradict
                     && !(pair_has_every_figure
                         && a.only_a_number_conflicts()
-                        && a.numbers.contains(&NumberFit::Match)
+                        && (a.numbers.contains(&NumberFit::Match) || (k == 1 && a.year_conflict))
                         && a.predicate_coverage() < PARTIAL_STATEMENT)
             });
             if flips || gain < PAIR_GAIN {
@@ -1424,6 +1429,17 @@ mod tests {
             &[page],
         );
         assert_eq!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
+        // The claim's year in the sentence before, another event's year in this one: the two
+        // are read together (round thirty-four, oswin-07).
+        let page = "## Honours\n\nIn 1871 Whitcombe and two other fellows proposed Oswin for \
+            fellowship of the Royal Society of Botanists. The Society's council ruled that its \
+            charter did not permit the election of women, and the nomination was never put to \
+            a vote; the Society admitted its first women fellows in 1908, fifteen years after \
+            her death.";
+        let claim = "Her 1871 nomination to the Royal Society of Botanists never reached a vote, \
+            because the Society's charter did not allow women to be elected.";
+        let j = judged(claim, &[page]);
+        assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
     }
 
     #[test]

@@ -1050,7 +1050,7 @@ fn difference_of_two(q: &Quantity, sentence: &Analysis) -> bool {
 /// between two years the sentence joins ("built between 1909 and 1912", "from 1909 to 1912",
 /// "1909\u{2013}1912"): exactly, or within a year when either side hedges.
 fn spans_years(q: &Quantity, sentence: &Analysis) -> bool {
-    let Some((years, slack)) = year_span(q) else {
+    let Some(span) = bounded_year_span(q) else {
         return false;
     };
     let word = |i: usize| sentence.form(i).unwrap_or("");
@@ -1070,7 +1070,39 @@ fn spans_years(q: &Quantity, sentence: &Analysis) -> bool {
             }
             _ => false,
         };
-        joined && ((b.value - a.value) - years).abs() <= slack
+        joined && span.fits(b.value - a.value)
+    })
+}
+
+/// A span of years as [`year_span`] reads it, with its bound, if any: "over eight years"
+/// (at least eight) is stated by "1872\u{2013}1880" as "eight years" is.
+struct YearSpan {
+    years: f64,
+    slack: f64,
+    bound: Option<lexicon::Bound>,
+}
+
+impl YearSpan {
+    /// Whether two years `distance` apart lie this span apart.
+    fn fits(&self, distance: f64) -> bool {
+        match self.bound {
+            None => (distance - self.years).abs() <= self.slack,
+            Some(lexicon::Bound::AtLeast) => distance >= self.years - self.slack,
+            Some(lexicon::Bound::AtMost) => distance <= self.years + self.slack,
+        }
+    }
+}
+
+fn bounded_year_span(q: &Quantity) -> Option<YearSpan> {
+    let unbounded = Quantity {
+        bound: None,
+        ..q.clone()
+    };
+    let (years, slack) = year_span(&unbounded)?;
+    Some(YearSpan {
+        years,
+        slack,
+        bound: q.bound,
     })
 }
 
@@ -1129,16 +1161,13 @@ fn years_between(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
 /// Whether the claim's span of years lies between two of its own years, both of which the
 /// sentence states ("stood for about 28 years, from August 1961 until November 1989").
 fn between_own_years(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
-    let Some((span, slack)) = year_span(q) else {
+    let Some(span) = bounded_year_span(q) else {
         return false;
     };
     let (ours, stated) = (years_of(claim), years_of(sentence));
     ours.iter().enumerate().any(|(k, &a)| {
         ours[k + 1..].iter().any(|&b| {
-            a != b
-                && ((a - b).abs() - span).abs() <= slack
-                && stated.contains(&a)
-                && stated.contains(&b)
+            a != b && span.fits((a - b).abs()) && stated.contains(&a) && stated.contains(&b)
         })
     })
 }
@@ -2735,6 +2764,22 @@ mod tests {
             "The lighthouse took three years to build.",
             "The lighthouse was designed in 1909 and rebuilt in 1912.",
         );
+        assert_ne!(a.numbers, [NumberFit::Match], "{}", a.describe());
+        // A bound span: "over eight years" is at least eight (round thirty-four, oswin-08).
+        let book = "Illustrations of Succulent Plants, 4 vols, 240 plates (1872\u{2013}1880)";
+        let a = aligned(
+            "Illustrations of Succulent Plants appeared over eight years, from 1872 to 1880.",
+            book,
+        );
+        assert!(a.numbers_agree(), "{}", a.describe());
+        let a = aligned(
+            "Illustrations of Succulent Plants took over ten years, from 1872 to 1880.",
+            book,
+        );
+        assert!(!a.numbers_agree(), "{}", a.describe());
+        let a = aligned("The lighthouse took over two years to build.", built);
+        assert_eq!(a.numbers, [NumberFit::Match], "{}", a.describe());
+        let a = aligned("The lighthouse took under two years to build.", built);
         assert_ne!(a.numbers, [NumberFit::Match], "{}", a.describe());
     }
 

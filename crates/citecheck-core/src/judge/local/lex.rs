@@ -428,6 +428,14 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_comparative_takes_its_adjective_s_synonyms() {
+        // Round thirty-four (volcsat-01): "grew quicker" against "and then faster".
+        assert_eq!(normalise("quicker").form, normalise("faster").form);
+        assert_eq!(normalise("tiniest").form, normalise("smallest").form);
+        assert_eq!(normalise("wealthier").form, normalise("richer").form);
+    }
+
+    #[test]
     fn a_folded_word_from_the_cache_is_the_word_folded_afresh() {
         for word in [
             "colours",

@@ -542,6 +542,9 @@ pub const IRREGULAR: &[(&str, &str)] = &[
     ("taller", "tall"), ("tallest", "tall"), ("higher", "high"), ("highest", "high"),
     ("deeper", "deep"), ("deepest", "deep"), ("longer", "long"), ("longest", "long"),
     ("faster", "fast"), ("fastest", "fast"), ("smaller", "small"), ("smallest", "small"),
+    ("quicker", "quick"), ("quickest", "quick"), ("tinier", "tiny"), ("tiniest", "tiny"),
+    ("richer", "rich"), ("richest", "rich"), ("wealthier", "wealthy"),
+    ("wealthiest", "wealthy"),
     // Nouns of an act, read as its verb: "failed to win approval" is about the approving.
     ("approval", "approve"), ("refusal", "refuse"), ("arrival", "arrive"),
     ("survival", "survive"), ("removal", "remove"), ("renewal", "renew"),
@@ -642,7 +645,7 @@ pub const LESS: &[&str] = &["less", "fewer", "lower", "smaller"];
 #[rustfmt::skip]
 pub const OPPOSITE_COMPARATIVES: &[(&str, &str)] = &[
     ("heavier", "lighter"), ("older", "younger"), ("earlier", "later"), ("longer", "shorter"),
-    ("taller", "shorter"), ("faster", "slower"), ("warmer", "cooler"), ("warmer", "colder"),
+    ("taller", "shorter"), ("faster", "slower"), ("quicker", "slower"), ("warmer", "cooler"), ("warmer", "colder"),
     ("hotter", "colder"), ("wider", "narrower"), ("richer", "poorer"), ("stronger", "weaker"),
     ("deeper", "shallower"), ("dearer", "cheaper"), ("costlier", "cheaper"), ("busier", "quieter"),
     ("thicker", "thinner"), ("louder", "quieter"), ("brighter", "dimmer"),

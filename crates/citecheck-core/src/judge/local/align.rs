@@ -83,9 +83,13 @@ pub struct Alignment {
     pub prospect: Option<String>,
 }
 
-/// Whether `s` is a common noun of a numbered series followed by a number of `c`'s ("Version
-/// 2.0" against "Tern 2.0", "Stage 9" against "Tour 9"): the number says which one.
+/// Whether `s` opens its sentence with a common noun of a numbered series followed by a
+/// number of `c`'s ("Version 2.0" against "Tern 2.0", "Stage 9" against "Tour 9"): the number
+/// says which one, and the noun is capitalised only as the sentence's first word.
 fn numbered_kind_of(s: &Entity, c: &Entity) -> bool {
+    if s.span.start != 0 {
+        return false;
+    }
     // Read off the written words: a name's number has no normalised form.
     let words = |e: &Entity| {
         e.text

@@ -958,25 +958,43 @@ fn affirms(lower: &[String], cue: &Cue) -> bool {
     if has("until") || has("till") {
         return true;
     }
-    // "will not arrive before February 2027" says when it will arrive at the earliest, as
-    // "not until" does; before anything but a date ("did not score before the break") it
+    // "will not arrive before February 2027" and "won't open earlier than 2030" say when the
+    // act comes at the earliest, as "not until" does: a prospect (after will, would, shall,
+    // can or could) bounded by a date right after its verb. In the past ("did not score
+    // before 2010") or before anything but a date ("did not score before the break") it
     // denies the act in that time.
-    let dated = |k: usize| {
-        lower.get(k).is_some_and(|w| {
-            lexicon::MONTHS.contains(&w.as_str())
-                || (w.len() == 4 && w.parse::<u32>().is_ok_and(|y| (1000..=2100).contains(&y)))
-        })
+    let word = |k: usize| lower.get(k).map_or("", String::as_str);
+    let cue_word = word(at).replace('\u{2019}', "'");
+    let prospect = matches!(
+        cue_word.as_str(),
+        "won't" | "wouldn't" | "shan't" | "can't" | "couldn't" | "cannot"
+    ) || (cue_word == "not"
+        // "will now not arrive": an adverb may stand between.
+        && [at.checked_sub(1), at.checked_sub(2)]
+            .into_iter()
+            .flatten()
+            .any(|p| matches!(word(p), "will" | "would" | "shall" | "can" | "could")));
+    // A year, not a count before its noun ("before 2000 people").
+    let year = |k: usize| {
+        let w = word(k);
+        let next = word(k + 1);
+        w.len() == 4
+            && w.parse::<u32>().is_ok_and(|y| (1000..=2100).contains(&y))
+            && (!next.starts_with(char::is_alphabetic) || is_stopword(next))
     };
-    if cue
-        .scope
-        .clone()
-        .any(|k| lower[k] == "before" && dated(k + 1))
-    {
+    let month = |k: usize| lexicon::MONTHS.contains(&word(k));
+    let day = |k: usize| word(k).parse::<u32>().is_ok_and(|d| (1..=31).contains(&d));
+    let dated = |k: usize| month(k) || year(k) || (day(k) && month(k + 1));
+    let bounded = |k: usize| {
+        (word(k) == "before" && dated(k + 1))
+            || (matches!(word(k), "earlier" | "sooner") && word(k + 1) == "than" && dated(k + 2))
+    };
+    let start = cue.scope.start;
+    if prospect && (start..cue.scope.end.min(start + 3)).any(bounded) {
         return true;
     }
     // "was not found for another 23 years" says it was found 23 years later; "for 23 years"
     // alone is a span of time in which it did not happen.
-    let word = |k: usize| lower.get(k).map_or("", String::as_str);
     let delayed = (cue.scope.start..lower.len().min(cue.scope.end + 3)).any(|k| {
         let mut j = k + 1;
         if word(j) == "a" {
@@ -2030,7 +2048,14 @@ mod tests {
             0
         );
         assert_eq!(cues("The bridge will not open before 2028."), 0);
+        assert_eq!(cues("The line won't open earlier than 3 March 2030."), 0);
         assert_eq!(cues("He did not score before his 30th birthday."), 1);
+        assert_eq!(cues("Smith did not score before 2010."), 1);
+        assert_eq!(
+            cues("The law does not apply to contracts signed before 2020."),
+            1
+        );
+        assert_eq!(cues("The band will not play before 2000 people."), 1);
         assert_eq!(cues("No woman has been a member."), 1);
         assert_eq!(cues("The river does not cross other countries."), 1);
         // A span of time with no act in it is a denial.

@@ -53,15 +53,16 @@ pub fn same(claim: &Quantity, page: &Quantity) -> bool {
 
 /// An amount in a unit read as written, for a bare figure to meet it: "tonnage fell to
 /// 96,000" states the page's "96,000 tons", which is kept in kilograms. Not a temperature,
-/// whose scales have offsets, and only figure against figure: a bound ("more than 12
-/// hours") read without its unit would take in any larger count.
+/// whose scales have offsets; only figure against figure, since a bound ("more than 12
+/// hours") read without its unit would take in any larger count. (A number that is part of
+/// a name, "Boeing 777", is no bare figure: see [`Quantity::identifier`].)
 fn as_written(q: &Quantity, other: &Quantity) -> Option<Quantity> {
     if q.bound.is_some() || other.bound.is_some() {
         return None;
     }
     match (&q.measure, &other.measure) {
         (Measure::Unit(u), Measure::Bare)
-            if u.factor != 1.0 && u.factor > 0.0 && u.dimension != Dimension::Temperature =>
+            if u.factor > 0.0 && u.dimension != Dimension::Temperature =>
         {
             Some(Quantity {
                 value: q.value / u.factor,
@@ -386,6 +387,7 @@ mod tests {
         ));
         // A bound keeps its unit: "more than 12 hours" is no count of 240.
         assert!(!same(&q("waited more than 12 hours"), &q("fell to 240")));
+        assert!(!same(&q("fell to 240"), &q("waited more than 240 hours")));
     }
 
     #[test]

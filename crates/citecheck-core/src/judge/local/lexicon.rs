@@ -129,13 +129,23 @@ pub const NAME_HEADS: &[&str] = &[
 ];
 
 /// Common nouns that name one of a numbered series by its number ("Version 2.0", "Stage 9",
-/// "Chapter 4"): written capitalised at a sentence's start, such a noun and the number of a
-/// claim's "Tern 2.0" refer to that same thing, not to a rival of it.
+/// "Chapter 4"): opening a sentence, such a noun with the number of a claim's "Tern 2.0" names
+/// that same thing, not a rival of it.
 #[rustfmt::skip]
 pub const NUMBERED_KINDS: &[&str] = &[
     "build", "chapter", "day", "edition", "episode", "game", "issue", "leg", "level", "model",
     "part", "phase", "release", "revision", "round", "season", "section", "series", "stage",
     "step", "update", "version", "volume", "week",
+];
+
+/// The nouns of [`NUMBERED_KINDS`] that count the parts of a series in order, so that a number
+/// after one ("stage nine") or an ordinal before one ("the ninth stage") says which part it is.
+/// Not a version, release or model number: "version 5" is the page's "Quarry 5" or its bare
+/// "5".
+#[rustfmt::skip]
+pub const SERIES_NOUNS: &[&str] = &[
+    "chapter", "day", "edition", "episode", "game", "issue", "leg", "level", "part", "phase",
+    "round", "season", "section", "series", "stage", "step", "volume", "week",
 ];
 
 /// Verbs and relations whose two sides can trade places without changing what happened

@@ -424,7 +424,11 @@ impl LocalJudge {
             // the next ("The business was never sold. Offers came ...; the largest, from
             // Delmont in 1999, was refused").
             let supports = alignment.consistent();
+            // Only the page's denial spreads so: a claim's own denial ("it doesn't delete the
+            // file") is not gainsaid by an act one sentence states of something else ("support
+            // for YAML was removed") beside the claim's particulars in the other.
             let denies = alignment.polarity_differs()
+                && (!alignment.claim_negated || alignment.sentence_negated)
                 && !alignment.number_conflict()
                 && alignment.entity_conflict.is_none()
                 && alone.iter().any(|a| a.consistent());
@@ -1440,6 +1444,20 @@ mod tests {
             because the Society's charter did not allow women to be elected.";
         let j = judged(claim, &[page]);
         assert_eq!(j.label, JudgeLabel::Supported, "{:?}", j.detail);
+    }
+
+    #[test]
+    fn a_claim_s_denial_is_not_gainsaid_by_an_act_next_door() {
+        // Round thirty-three (skiff-12): the removal is of YAML support, not of the file.
+        let page = "## Migrating\n\nSkiff 2.0 and 2.1 could still read a 1.x skiff.yml file, \
+            with a warning, but support for YAML configuration was removed in 2.2. The skiff \
+            migrate-config command, added in 2.0, reads skiff.yml and writes an equivalent \
+            skiff.toml, renaming the options listed above and leaving a comment wherever it \
+            had to guess. It does not delete the old file.";
+        let claim = "Running skiff migrate-config converts skiff.yml into skiff.toml, but it \
+            doesn't delete the original YAML file.";
+        let j = judged(claim, &[page]);
+        assert_ne!(j.label, JudgeLabel::Contradicted, "{:?}", j.detail);
     }
 
     #[test]

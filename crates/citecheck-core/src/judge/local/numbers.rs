@@ -456,15 +456,9 @@ fn continue_identifiers(lexemes: &[Lexeme<'_>], found: &mut [(Quantity, f64, usi
     }
 }
 
-/// Whether the lower-cased `word` is a noun of [`lexicon::NUMBERED_KINDS`] that counts the
-/// parts of a series in order. A version, release or model number is not one: "version 5.0"
-/// is the page's "Quarry 5.0" or its bare "5.0".
-fn numbered_kind(word: &str) -> bool {
-    lexicon::NUMBERED_KINDS.contains(&word)
-        && !matches!(
-            word,
-            "build" | "model" | "release" | "revision" | "update" | "version"
-        )
+/// Whether the lower-cased `word` is one of [`lexicon::SERIES_NOUNS`].
+fn series_noun(word: &str) -> bool {
+    lexicon::SERIES_NOUNS.contains(&word)
 }
 
 /// The numbers that say which one of a numbered series a thing is (see
@@ -477,15 +471,16 @@ fn mark_positions(
     lower: &[String],
     found: &mut Vec<(Quantity, f64, usize)>,
 ) {
-    /// How many words an ordinal may stand before its noun ("the ninth and hardest stage").
+    /// How far after an ordinal its noun may stand ("the ninth and hardest stage").
     const ORDINAL_REACH: usize = 3;
     for (q, scale, _) in found.iter_mut() {
         let kind = q.at.checked_sub(1).map(|p| lower[p].as_str());
         let whole = *scale == 1.0 && q.value.fract() == 0.0 && q.value >= 1.0;
         let countable = matches!(q.measure, Measure::Bare)
             || (q.identifier && matches!(q.measure, Measure::Noun(_)));
-        if let Some(kind) = kind.filter(|k| numbered_kind(k)) {
-            if whole && countable && q.bound.is_none() && !q.text.contains('.') {
+        if let Some(kind) = kind.filter(|k| series_noun(k)) {
+            // A score is no position: "won the game 3-1" (see `mark_tallies`).
+            if whole && countable && q.bound.is_none() && !q.tally && !q.text.contains('.') {
                 q.measure = Measure::Noun(fold(kind));
                 q.position = true;
                 q.compound = true;
@@ -518,11 +513,22 @@ fn mark_positions(
         let Some(value) = ordinal_value(j).filter(|_| !hyphened) else {
             continue;
         };
-        // Words in lower case only: "their first World Series title" names no series.
-        let words = (j + 1..lexemes.len().min(j + 2 + ORDINAL_REACH)).take_while(|&k| {
-            lexemes[k].kind == LexKind::Word && !lexemes[k].text.starts_with(char::is_uppercase)
-        });
-        let Some(noun) = words.into_iter().find(|&k| numbered_kind(&lower[k])) else {
+        // The noun within reach, past words that may describe it ("the ninth and hardest
+        // stage"): in lower case ("their first World Series title" names no series), no
+        // function word but "and" ("his 20th goal of the season", "the third time this
+        // season" number goals and times), and no superlative right after the ordinal ("the
+        // third largest stage" is a rank).
+        let describes = |k: usize| {
+            lexemes[k].kind == LexKind::Word
+                && !lexemes[k].text.starts_with(char::is_uppercase)
+                && (lower[k] == "and" || !is_stopword(&lower[k]))
+                && !(k == j + 1 && (lower[k].ends_with("est") || lower[k] == "most"))
+        };
+        let reach = lexemes.len().min(j + 1 + ORDINAL_REACH);
+        let Some(noun) = (j + 1..reach)
+            .take_while(|&k| describes(k))
+            .find(|&k| series_noun(&lower[k]))
+        else {
             continue;
         };
         let measure = Measure::Noun(fold(&lower[noun]));
@@ -856,9 +862,13 @@ fn difference_at(lower: &[String], end: usize) -> bool {
 /// with "40% higher than", it fills the slot of a comparison, not of either value.
 fn relative_at(lower: &[String], end: usize, measure: &Measure) -> bool {
     let word = |k: usize| lower.get(k).map_or("", String::as_str);
-    // "half as much again", "a third as many again": that much more.
-    let again = word(end) == "as" && word(end + 2) == "again";
-    is_percent(measure) && (is_comparative(word(end)) || again)
+    is_percent(measure) && (is_comparative(word(end)) || as_much_again(lower, end))
+}
+
+/// Whether "as much again" (or "as many", "as large" ... "again") starts at lexeme `k`: after
+/// a share ("half as much again", "a third as many again") it says that much more.
+fn as_much_again(lower: &[String], k: usize) -> bool {
+    lower.get(k).is_some_and(|w| w == "as") && lower.get(k + 2).is_some_and(|w| w == "again")
 }
 
 /// Whether the number at lexeme `i` is an amount added to another ("a further 70 jobs will
@@ -986,10 +996,7 @@ fn fraction_at(lexemes: &[Lexeme<'_>], lower: &[String], i: usize) -> Option<(f6
         .flatten()
         .find(|&p| !lexicon::HEDGES.contains(&lower[p].as_str()))
         .is_some_and(|p| lower[p] == "by");
-    // "half as much again", "a third as many again": a share more.
-    let again = |k: usize| {
-        lower.get(k).is_some_and(|w| w == "as") && lower.get(k + 2).is_some_and(|w| w == "again")
-    };
+    let again = |k: usize| as_much_again(lower, k);
     if lower[i] == "half" && (after_by || again(i + 1)) {
         return Some((50.0, i + 1));
     }
@@ -1510,7 +1517,21 @@ mod tests {
         assert!(!same_slot(&claim, &first("won nine stages"), true));
         // A rank is no position, nor is a version a part of a series.
         assert!(quantities(&lex("the second-longest day of the walk")).is_empty());
-        assert!(!first("Starting with version 5.0, Quarry enforces it").position);
+        assert!(!first("Starting with version 5, Quarry enforces it").position);
+        // An ordinal numbers the noun it describes, not a series noun further on.
+        for text in [
+            "his 20th goal of the season",
+            "the fourth quarter of the game",
+            "the third time this season",
+            "the first half of the season",
+            "the third largest stage",
+        ] {
+            assert!(!quantities(&lex(text)).iter().any(|q| q.position), "{text}");
+        }
+        // Nor is a score a position.
+        assert!(!quantities(&lex("won the game 3-1"))
+            .iter()
+            .any(|q| q.position));
     }
 
     #[test]

@@ -5,7 +5,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::fmt::Write as _;
 use std::sync::OnceLock;
 
-use super::analyse::{is_acronym, is_title, Analysis, CueKind, Entity};
+use super::analyse::{is_acronym, is_title, Analysis, Break, CueKind, Entity};
 use super::anchor::{self, anchored, anchored_by_words, close, number_fit, opens};
 use super::attribution;
 use super::clause;
@@ -104,6 +104,19 @@ fn numbered_kind_of(s: &Entity, c: &Entity) -> bool {
             && numbered(number)
             && ours.contains(number)
             && !ours.contains(kind))
+}
+
+/// Whether `s` stands in apposition to a name of the sentence that the claim names: right
+/// after it and a comma, and followed by a comma or the end ("Stage 2, Helm, takes ...").
+fn apposed_to_claim_name(claim: &Analysis, sentence: &Analysis, s: &Entity) -> bool {
+    let comma = |i: usize| sentence.breaks.get(i).copied().flatten() == Some(Break::Comma);
+    let closed = s.span.end >= sentence.forms.len() || comma(s.span.end);
+    closed
+        && s.span.start.checked_sub(1).is_some_and(comma)
+        && sentence
+            .entities
+            .iter()
+            .any(|e| e.span.end + 1 == s.span.start && claim.names(e))
 }
 
 /// One item of the claim's coverage: a content word or a quantity.
@@ -677,6 +690,9 @@ pub fn align(
             // A numbered kind with the claim name's number ("Version 2.0" for "Tern 2.0") is
             // that thing named by its number.
             .filter(|s| !numbered_kind_of(s, c))
+            // A name set off by commas right after one the claim names ("Stage 2, Helm,
+            // takes three days") is that one's other name, in its place, not in another's.
+            .filter(|s| !apposed_to_claim_name(claim, sentence, s))
             // Another part of the claim name's fuller form on the page (a birth name, a first
             // name) names the same one.
             .filter(|s| !topic.part_of_fuller_name(c, s))
@@ -3230,6 +3246,24 @@ mod tests {
             sentence,
         );
         assert!(b.number_conflict(), "{}", b.describe());
+    }
+
+    #[test]
+    fn a_name_in_apposition_to_a_claim_name_is_its_other_name() {
+        // Round thirty-five (sail-03): "Helm" is Stage 2's name, no rival of the Federation.
+        let claim = "In the Federation's scheme, Stage 2 is a three-day course that adds gybing.";
+        let a = aligned(
+            claim,
+            "Stage 2, Helm, takes three days and adds gybing, capsize recovery and sailing a \
+             set course on your own.",
+        );
+        assert!(a.entity_conflict.is_none(), "{}", a.describe());
+        // Another body's scheme still stands in the Federation's place.
+        let b = aligned(
+            claim,
+            "In the Association's scheme, Stage 2 is a three-day course that adds gybing.",
+        );
+        assert!(b.entity_conflict.is_some(), "{}", b.describe());
     }
 
     #[test]

@@ -295,7 +295,8 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
                 difference: difference_at(&lower, after.max(i + 1))
                     || ratio_at(&lower, after.max(i + 1))
                     || relative
-                    || increment_at(&lower, start),
+                    || increment_at(&lower, start)
+                    || named_difference_at(&lower, start),
                 share: None,
                 tally: false,
                 whole: None,
@@ -869,6 +870,13 @@ fn relative_at(lower: &[String], end: usize, measure: &Measure) -> bool {
 /// a share ("half as much again", "a third as many again") it says that much more.
 fn as_much_again(lower: &[String], k: usize) -> bool {
     lower.get(k).is_some_and(|w| w == "as") && lower.get(k + 2).is_some_and(|w| w == "again")
+}
+
+/// Whether the number at lexeme `i` is named a difference ("a difference of 2.2 days", "a gap
+/// of 14 seconds", "a margin of 312 votes"): it is how far apart two values are, not either.
+fn named_difference_at(lower: &[String], i: usize) -> bool {
+    let word = |back: usize| i.checked_sub(back).map_or("", |p| lower[p].as_str());
+    word(1) == "of" && matches!(word(2), "difference" | "gap" | "margin")
 }
 
 /// Whether the number at lexeme `i` is an amount added to another ("a further 70 jobs will
@@ -1478,6 +1486,22 @@ mod tests {
     use super::super::compare::{same, same_slot};
     use super::super::lex::lex;
     use super::*;
+
+    #[test]
+    fn a_figure_named_a_difference_is_one() {
+        // Round thirty-five (migraine-04): "a difference of 2.2 days" is no reduction of 2.1.
+        let page = quantities(&lex(
+            "against 2.1 fewer among those on placebo, a difference of 2.2 days",
+        ));
+        let difference = page.last().expect("a quantity");
+        assert!(difference.difference, "{difference:?}");
+        assert!(!same_slot(
+            &first("the 2.1-day reduction"),
+            difference,
+            true
+        ));
+        assert!(!first("a reduction of 2.2 days").difference);
+    }
 
     #[test]
     fn half_as_much_again_is_half_as_much_more() {

@@ -1714,7 +1714,31 @@ fn affirmed_elsewhere(
             .max()
             .unwrap_or(0)
     });
-    occurrences(false).any(|(i, _)| around(i) >= denied)
+    occurrences(false).any(|(i, _)| around(i) >= denied && !done_by_another(text, other, i))
+}
+
+/// Whether the act at lexeme `i` of `text` is someone else's, by a name `other` does not
+/// mention: its subject just before it ("Graham, who did buy one last winter") or its agent
+/// after "by" ("the work was completed by his son, Sir Hugh de Vaux"). Such an act affirms
+/// nothing of the claim's subject, whose denial elsewhere in the sentence stands.
+fn done_by_another(text: &Analysis, other: &Analysis, i: usize) -> bool {
+    /// How many lexemes a subject or an agent may stand from the act.
+    const AGENT_REACH: usize = 4;
+    let strong = |k: usize| text.breaks.get(k).copied().flatten() == Some(Break::Strong);
+    let stranger = |e: &Entity| !other.mentions(e);
+    let subject = text.entities.iter().any(|e| {
+        e.span.end <= i
+            && i - e.span.end <= AGENT_REACH
+            && !(e.span.end..i).any(strong)
+            && stranger(e)
+    });
+    let by = (i + 1..(i + 3).min(text.forms.len())).find(|&k| text.form(k) == Some("by"));
+    let agent = by.is_some_and(|b| {
+        text.entities
+            .iter()
+            .any(|e| e.span.start > b && e.span.start <= b + AGENT_REACH + 1 && stranger(e))
+    });
+    subject || agent
 }
 
 /// How many lexemes either side of a shared word [`affirmed_elsewhere`] reads for the other
@@ -3264,6 +3288,25 @@ mod tests {
             "In the Association's scheme, Stage 2 is a three-day course that adds gybing.",
         );
         assert!(b.entity_conflict.is_some(), "{}", b.describe());
+    }
+
+    #[test]
+    fn someone_else_s_act_does_not_lift_a_denial() {
+        // Round thirty-five (sail-14, dunmore-05): Graham's buying and the son's completing
+        // are theirs; the page still denies the claim's subject the act.
+        let a = aligned(
+            "She has since bought a second-hand Tern 14 of her own.",
+            "I haven't bought a boat of my own, and I'm not going to: a second-hand Tern 14 \
+             goes for about £3,000, and Graham, who did buy one last winter, pays £180 a year \
+             to keep it.",
+        );
+        assert!(a.polarity_differs(), "{}", a.describe());
+        let b = aligned(
+            "Sir Roger de Vaux saw his castle through to completion in 1289.",
+            "De Vaux did not live to see it completed; the work was completed by his son, \
+             Hugh, in 1289.",
+        );
+        assert!(b.polarity_differs(), "{}", b.describe());
     }
 
     #[test]

@@ -3310,6 +3310,23 @@ mod tests {
     }
 
     #[test]
+    fn a_figure_after_a_possessive_name_is_that_one_s() {
+        // Round thirty-five (sail-12): the writer took 25 minutes, Rohan 9.
+        let sentence = "I was by some distance the slowest at rigging, taking 25 minutes on the \
+                        first morning against Rohan's 9.";
+        let a = aligned("Rohan needed 25 minutes to rig his boat.", sentence);
+        assert!(a.number_conflict(), "{}", a.describe());
+        let b = aligned("Rohan needed 9 minutes to rig his boat.", sentence);
+        assert!(!b.number_conflict(), "{}", b.describe());
+        // A claim that gives both figures, each to its own side, is no conflict.
+        let c = aligned(
+            "Rigging took the writer 25 minutes on the first morning and Rohan 9.",
+            sentence,
+        );
+        assert!(!c.number_conflict(), "{}", c.describe());
+    }
+
+    #[test]
     fn a_rate_is_no_rival_of_a_count() {
         // Round thirty-three (cricket-05): "six an over" is a rate, not the runs needed.
         let sentence = "That left them 136 to get from the remaining 23 overs, a little under six \

@@ -225,6 +225,36 @@ pub fn number_fit(
     // A claim that adds figures up ("between them own close to a fifth of the company") states
     // their sum, which the sentence leaves to its reader ("which owns 11.2% ..., and ...,
     // with 8.4%").
+    // A figure right after a name the claim gives in the possessive ("taking 25 minutes ...
+    // against Rohan's 9") is that one's, when the claim names no other of the sentence's
+    // names: the claim's figure for that name is the possessed one, not one the sentence
+    // gives another (the writer's 25). Not a figure another of the claim's figures matches.
+    let claim_names_only = |e: &Entity| {
+        claim.mentions(e)
+            && sentence
+                .entities
+                .iter()
+                .all(|other| std::ptr::eq(other, e) || !claim.mentions(other))
+    };
+    let possessed = |p: &Quantity| {
+        sentence.entities.iter().any(|e| {
+            e.span.end == p.span.start
+                && e.span.end > 0
+                && sentence.is_possessive(e.span.end - 1)
+                && claim_names_only(e)
+        })
+    };
+    let other_claim_figure = |p: &Quantity| {
+        claim
+            .quantities
+            .iter()
+            .any(|other| !std::ptr::eq(other, q) && compare::same(other, p))
+    };
+    if own.iter().any(|p| {
+        possessed(p) && compare::same_slot(q, p, true) && !same(&p) && !other_claim_figure(p)
+    }) {
+        return NumberFit::Conflict;
+    }
     let stated = own.iter().any(|p| same(&p));
     if !stated && adds_up(claim) && sum_of_two(q, &own) {
         return NumberFit::Match;

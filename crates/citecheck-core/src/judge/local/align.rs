@@ -1070,7 +1070,7 @@ fn difference_of_two(q: &Quantity, sentence: &Analysis) -> bool {
 /// between two years the sentence joins ("built between 1909 and 1912", "from 1909 to 1912",
 /// "1909\u{2013}1912"): exactly, or within a year when either side hedges.
 fn spans_years(q: &Quantity, sentence: &Analysis) -> bool {
-    let Some(span) = bounded_year_span(q) else {
+    let Some(span) = year_span(q) else {
         return false;
     };
     let word = |i: usize| sentence.form(i).unwrap_or("");
@@ -1094,8 +1094,10 @@ fn spans_years(q: &Quantity, sentence: &Analysis) -> bool {
     })
 }
 
-/// A span of years as [`year_span`] reads it, with its bound, if any: "over eight years"
-/// (at least eight) is stated by "1872\u{2013}1880" as "eight years" is.
+/// A span of years, decades or centuries ("three years", "about seven years", "almost four
+/// decades", "over eight years"), in years, with the slack its hedge allows (a tenth of the
+/// span either way, at least a year, when hedged; none when not) and its bound: "over eight
+/// years" (at least eight) is stated by "1872\u{2013}1880" as "eight years" is.
 struct YearSpan {
     years: f64,
     slack: f64,
@@ -1113,27 +1115,11 @@ impl YearSpan {
     }
 }
 
-fn bounded_year_span(q: &Quantity) -> Option<YearSpan> {
-    let unbounded = Quantity {
-        bound: None,
-        ..q.clone()
-    };
-    let (years, slack) = year_span(&unbounded)?;
-    Some(YearSpan {
-        years,
-        slack,
-        bound: q.bound,
-    })
-}
-
-/// A span of years, decades or centuries without a bound ("three years", "about seven years",
-/// "almost four decades"), in years, with the slack its hedge allows: a tenth of the span
-/// either way, at least a year, when hedged; none when not.
-fn year_span(q: &Quantity) -> Option<(f64, f64)> {
+fn year_span(q: &Quantity) -> Option<YearSpan> {
     let Measure::Unit(unit) = &q.measure else {
         return None;
     };
-    if !matches!(unit.name, "year" | "decade" | "century") || q.bound.is_some() {
+    if !matches!(unit.name, "year" | "decade" | "century") {
         return None;
     }
     // "almost four decades" is 39 years as well as 40.
@@ -1143,7 +1129,11 @@ fn year_span(q: &Quantity) -> Option<(f64, f64)> {
     } else {
         0.0
     };
-    Some((years, slack))
+    Some(YearSpan {
+        years,
+        slack,
+        bound: q.bound,
+    })
 }
 
 /// The years a text names, in order.
@@ -1163,7 +1153,7 @@ fn years_of(text: &Analysis) -> Vec<f64> {
 /// 1909 and rebuilt in 1912") is not worked out from any two years.
 fn years_between(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
     if years_of(claim).is_empty() {
-        let Some((span, slack)) = year_span(q) else {
+        let Some(span) = year_span(q).filter(|s| s.bound.is_none()) else {
             return false;
         };
         let stated = years_of(sentence);
@@ -1171,7 +1161,7 @@ fn years_between(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
             && stated.iter().enumerate().any(|(k, &a)| {
                 stated[k + 1..]
                     .iter()
-                    .any(|&b| a != b && ((a - b).abs() - span).abs() <= slack)
+                    .any(|&b| a != b && span.fits((a - b).abs()))
             })
     } else {
         between_own_years(claim, q, sentence)
@@ -1181,7 +1171,7 @@ fn years_between(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
 /// Whether the claim's span of years lies between two of its own years, both of which the
 /// sentence states ("stood for about 28 years, from August 1961 until November 1989").
 fn between_own_years(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
-    let Some(span) = bounded_year_span(q) else {
+    let Some(span) = year_span(q) else {
         return false;
     };
     let (ours, stated) = (years_of(claim), years_of(sentence));
@@ -1351,18 +1341,14 @@ fn first_in(claim: &Analysis, q: &Quantity, previous: &str) -> bool {
 /// ("took the bridge over in 2012 ... abolished in 2019"): the claim's year and another that
 /// lies the span away from it, exactly, or within the slack a hedge allows (see [`year_span`]).
 fn years_apart(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
-    let Some((span, slack)) = year_span(q).filter(|_| dated_span(claim, q)) else {
+    let Some(span) = year_span(q).filter(|s| s.bound.is_none() && dated_span(claim, q)) else {
         return false;
     };
     let stated = years_of(sentence);
     years_of(claim)
         .iter()
         .filter(|y| stated.contains(y))
-        .any(|y| {
-            stated
-                .iter()
-                .any(|z| z != y && ((y - z).abs() - span).abs() <= slack)
-        })
+        .any(|y| stated.iter().any(|z| z != y && span.fits((y - z).abs())))
 }
 
 /// The claim's superlative that the sentence and its context leave out: "Millbrook Tide Mill is
@@ -1619,7 +1605,6 @@ fn glued(claim: &Analysis, at: usize, text: &Analysis) -> bool {
         .any(|w| text.vocabulary.contains(&w))
 }
 
-/// One word is the other plus a short suffix ("decod"/"decoder", "grow"/"growth").
 /// Verbs whose "un-" undoes the act rather than denying it: "unlocked the door" is not "did not
 /// lock the door", nor "uncovered the fraud" "did not cover" it.
 const REVERSIBLE_VERBS: &[&str] = &[
@@ -1664,6 +1649,7 @@ fn negative_prefix_of(prefixed: &str, form: &str) -> bool {
     })
 }
 
+/// One word is the other plus a short suffix ("decod"/"decoder", "grow"/"growth").
 fn shares_stem(a: &str, b: &str) -> bool {
     let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
     short.len() >= 4 && long.len() - short.len() <= 4 && long.starts_with(short)

@@ -222,9 +222,13 @@ pub fn number_fit(
         .cloned()
         .collect();
     let same = |p: &&Quantity| compare::same(q, p);
-    // A claim that adds figures up ("between them own close to a fifth of the company") states
-    // their sum, which the sentence leaves to its reader ("which owns 11.2% ..., and ...,
-    // with 8.4%").
+    // A sentence number that another of the claim's numbers matches is spoken for.
+    let spoken_for = |p: &&Quantity| {
+        claim
+            .quantities
+            .iter()
+            .any(|other| !std::ptr::eq(other, q) && compare::same(other, p))
+    };
     // A figure right after a name the claim gives in the possessive ("taking 25 minutes ...
     // against Rohan's 9") is that one's, when the claim names no other of the sentence's
     // names: the claim's figure for that name is the possessed one, not one the sentence
@@ -244,17 +248,15 @@ pub fn number_fit(
                 && claim_names_only(e)
         })
     };
-    let other_claim_figure = |p: &Quantity| {
-        claim
-            .quantities
-            .iter()
-            .any(|other| !std::ptr::eq(other, q) && compare::same(other, p))
-    };
-    if own.iter().any(|p| {
-        possessed(p) && compare::same_slot(q, p, true) && !same(&p) && !other_claim_figure(p)
-    }) {
+    if own
+        .iter()
+        .any(|p| possessed(p) && compare::same_slot(q, p, true) && !same(&p) && !spoken_for(&p))
+    {
         return NumberFit::Conflict;
     }
+    // A claim that adds figures up ("between them own close to a fifth of the company") states
+    // their sum, which the sentence leaves to its reader ("which owns 11.2% ..., and ...,
+    // with 8.4%").
     let stated = own.iter().any(|p| same(&p));
     if !stated && adds_up(claim) && sum_of_two(q, &own) {
         return NumberFit::Match;
@@ -273,13 +275,6 @@ pub fn number_fit(
     {
         return NumberFit::Match;
     }
-    // A sentence number that another of the claim's numbers matches is spoken for.
-    let spoken_for = |p: &&Quantity| {
-        claim
-            .quantities
-            .iter()
-            .any(|other| !std::ptr::eq(other, q) && compare::same(other, p))
-    };
     // The claim's figure dated by a year or a month ("48,000 applications for fall 2024", "61%
     // full at the end of August") is not the sentence's equal figure that only another year or
     // month dates ("48,000 applications for fall 2023", "61% of capacity at the end of July"):

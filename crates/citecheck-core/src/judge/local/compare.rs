@@ -367,27 +367,27 @@ mod tests {
     #[test]
     fn a_bare_figure_states_an_amount_as_written_in_its_unit() {
         // Round thirty-four (ouzel-09): "tonnage had dropped to 96,000" against "96,000 tons".
-        let q = |text: &str| {
-            quantities(&lex(text))
-                .into_iter()
-                .next()
-                .expect("a quantity")
-        };
         assert!(same(
-            &q("had dropped to 96,000"),
-            &q("had fallen to 96,000 tons")
+            &first("had dropped to 96,000"),
+            &first("had fallen to 96,000 tons")
         ));
         assert!(same(
-            &q("had fallen to 96,000 tons"),
-            &q("had dropped to 96,000")
+            &first("had fallen to 96,000 tons"),
+            &first("had dropped to 96,000")
         ));
         assert!(!same(
-            &q("had dropped to 69,000"),
-            &q("had fallen to 96,000 tons")
+            &first("had dropped to 69,000"),
+            &first("had fallen to 96,000 tons")
         ));
         // A bound keeps its unit: "more than 12 hours" is no count of 240.
-        assert!(!same(&q("waited more than 12 hours"), &q("fell to 240")));
-        assert!(!same(&q("fell to 240"), &q("waited more than 240 hours")));
+        assert!(!same(
+            &first("waited more than 12 hours"),
+            &first("fell to 240")
+        ));
+        assert!(!same(
+            &first("fell to 240"),
+            &first("waited more than 240 hours")
+        ));
     }
 
     #[test]

@@ -474,6 +474,8 @@ fn mark_positions(
 ) {
     /// How far after an ordinal its noun may stand ("the ninth and hardest stage").
     const ORDINAL_REACH: usize = 3;
+    // Every ordinal ends so, in words ("ninth", "second") or after its digits ("9th").
+    const ENDINGS: [&str; 4] = ["st", "nd", "rd", "th"];
     for (q, scale, _) in found.iter_mut() {
         let kind = q.at.checked_sub(1).map(|p| lower[p].as_str());
         let whole = *scale == 1.0 && q.value.fract() == 0.0 && q.value >= 1.0;
@@ -482,30 +484,22 @@ fn mark_positions(
         if let Some(kind) = kind.filter(|k| series_noun(k)) {
             // A score is no position: "won the game 3-1" (see `mark_tallies`).
             if whole && countable && q.bound.is_none() && !q.tally && !q.text.contains('.') {
-                q.measure = Measure::Noun(fold(kind));
-                q.position = true;
-                q.compound = true;
-                q.identifier = true;
+                make_position(q, kind);
             }
         }
     }
+    // "9th" (one lexeme: the lexer keeps an ordinal's digits and ending together) or "ninth".
     let ordinal_value = |j: usize| -> Option<f64> {
-        if let Some(&(_, digits)) = lexicon::ORDINALS.iter().find(|(w, _)| *w == lower[j]) {
-            return digits.trim_end_matches(char::is_alphabetic).parse().ok();
+        let word = lower[j].as_str();
+        if !ENDINGS.iter().any(|e| word.ends_with(e)) {
+            return None;
         }
-        // "9th", as one lexeme or as a number touching its ending.
-        let ending = |w: &str| matches!(w, "st" | "nd" | "rd" | "th");
-        let digits = ["st", "nd", "rd", "th"]
-            .iter()
-            .find_map(|e| lower[j].strip_suffix(e))
-            .filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()));
-        if let Some(value) = digits.and_then(|d| d.parse().ok()) {
-            return Some(value);
+        let digits = &word[..word.len() - 2];
+        if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+            return digits.parse().ok();
         }
-        let suffixed = lexemes[j].kind == LexKind::Number
-            && lexemes.get(j + 1).is_some_and(|n| touches(&lexemes[j], n))
-            && lower.get(j + 1).is_some_and(|w| ending(w));
-        suffixed.then(|| lower[j].parse().ok()).flatten()
+        let &(_, digits) = lexicon::ORDINALS.iter().find(|(w, _)| *w == word)?;
+        digits.trim_end_matches(char::is_alphabetic).parse().ok()
     };
     let mut added = Vec::new();
     for j in 0..lexemes.len() {
@@ -532,42 +526,44 @@ fn mark_positions(
         else {
             continue;
         };
-        let measure = Measure::Noun(fold(&lower[noun]));
         if let Some((q, _, _)) = found.iter_mut().find(|(q, _, _)| q.at == j) {
-            q.measure = measure;
-            q.position = true;
-            q.compound = true;
-            q.identifier = true;
+            make_position(q, &lower[noun]);
             continue;
         }
-        added.push((
-            Quantity {
-                value,
-                tolerance: 0.5,
-                measure,
-                bound: None,
-                near: false,
-                hedged: false,
-                at: j,
-                span: j..j + 1,
-                text: lexemes[j].text.to_string(),
-                compound: true,
-                hyphened_name: false,
-                identifier: true,
-                difference: false,
-                share: None,
-                tally: false,
-                whole: None,
-                position: true,
-            },
-            1.0,
-            j + 1,
-        ));
+        let mut q = Quantity {
+            value,
+            tolerance: 0.5,
+            measure: Measure::Bare,
+            bound: None,
+            near: false,
+            hedged: false,
+            at: j,
+            span: j..j + 1,
+            text: lexemes[j].text.to_string(),
+            compound: false,
+            hyphened_name: false,
+            identifier: false,
+            difference: false,
+            share: None,
+            tally: false,
+            whole: None,
+            position: false,
+        };
+        make_position(&mut q, &lower[noun]);
+        added.push((q, 1.0, j + 1));
     }
     if !added.is_empty() {
         found.extend(added);
         found.sort_by_key(|(q, _, _)| q.at);
     }
+}
+
+/// Makes `q` the position in the series the lower-cased noun `kind` names.
+fn make_position(q: &mut Quantity, kind: &str) {
+    q.measure = Measure::Noun(fold(kind));
+    q.position = true;
+    q.compound = true;
+    q.identifier = true;
 }
 
 /// The scores or tallies among `quantities` (see [`Quantity::tally`]): the indices of each

@@ -545,6 +545,34 @@ pub fn number_fit(
     }
 }
 
+/// Whether `sentence` gives the claim's value `q` with one of the claim's words close by, not
+/// only the noun it counts: tied to what the claim says, not an equal figure that may measure
+/// anything ("1.4 litres a minute" for "version 1.4").
+pub fn stated_beside_claim_words(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
+    let counted = match &q.measure {
+        Measure::Noun(noun) => Some(noun.as_str()),
+        _ => None,
+    };
+    sentence
+        .quantities
+        .iter()
+        .filter(|p| compare::same(q, p))
+        .any(|p| {
+            claim
+                .content
+                .iter()
+                .map(|(form, _)| form.as_str())
+                .filter(|form| Some(*form) != counted)
+                .any(|form| {
+                    sentence.forms.iter().enumerate().any(|(i, f)| {
+                        f.as_deref() == Some(form)
+                            && i + NUMBER_REACH >= p.span.start
+                            && i < p.span.end + NUMBER_REACH
+                    })
+                })
+        })
+}
+
 /// Whether the figure `q` is given per one of something: "six an over", "£2.40 a kilo", "30
 /// per day" (the word after "a", "an" or "per" is what it is per, not another number).
 /// A year or a date is none ("in 2020 a new law"), nor a figure before a noun phrase that

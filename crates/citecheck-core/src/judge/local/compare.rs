@@ -11,6 +11,12 @@ pub enum NumberFit {
     /// Not in the sentence but in the sentence before it or its paragraph's first sentence
     /// ("approved its 2025 budget on Thursday. The budget totals 640 million pounds.").
     InContext,
+    /// Not in the sentence nor its context, but stated, tied to the claim's words, by another
+    /// sentence of the passages: a claim of several facts that the page gives apart ("the
+    /// siege that began on 4 December 1645 ended when the garrison surrendered on 19 March
+    /// 1646"). It lets the sentence state the rest of the claim; it lends the sentence no
+    /// strength to contradict it.
+    Elsewhere,
     Conflict,
     Missing,
     /// A number that is a word of a name ("Nova 3 Pro") where the sentence gives no number of

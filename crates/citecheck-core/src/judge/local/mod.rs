@@ -315,6 +315,12 @@ impl LocalJudge {
         claim.name_opener(|form| names.contains(form), |form| lowercase.contains(form));
         let claim = claim;
         let topic = Topic::of(&claim, split.iter().flat_map(|(_, _, a)| a));
+        // A pair's halves are read without the figures that other sentences state: the pair
+        // must add to what its halves state themselves, or it is not read.
+        let words_topic = topic.without_stated();
+        let align_half = |sentence: &Analysis, context: &[&Analysis]| {
+            align(&claim, sentence, context, &words_topic, weights)
+        };
         let align = |sentence: &Analysis, context: &[&Analysis]| {
             align(&claim, sentence, context, &topic, weights)
         };
@@ -392,7 +398,7 @@ impl LocalJudge {
             // A pair must add what neither sentence has alone, or it only dilutes the quote; and
             // a sentence that contradicts the claim on its own is not rescued by its neighbour,
             // unless the two share out the claim's figures (see `PARTIAL_STATEMENT`).
-            let alone = [*first, *second].map(|k| align(&analyses[k], &context));
+            let alone = [*first, *second].map(|k| align_half(&analyses[k], &context));
             // A pair covers no more of the claim than its halves together: one that cannot
             // reach what a pair needs to count is not read at all (most of a page's pairs, for
             // any one claim).
@@ -866,7 +872,9 @@ impl Candidate<'_> {
 /// conflicts with it: how a verdict came about when the chosen quote alone does not explain it.
 fn trace_candidate(claim: &str, candidate: &Candidate<'_>, kind: &str) {
     let a = &candidate.alignment;
-    if a.coverage > 0.0 || a.conflicting() {
+    // Only sentences that share something with the claim: not the lift that the page's
+    // subject or a figure stated elsewhere lends every sentence.
+    if a.plain_coverage > 0.0 || a.conflicting() {
         tracing::trace!(
             claim,
             kind,

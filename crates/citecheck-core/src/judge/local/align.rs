@@ -3285,6 +3285,31 @@ mod tests {
     }
 
     #[test]
+    fn a_denial_of_what_happens_without_something_affirms_it() {
+        // Round thirty-six (marsh-06): "None of this would happen without the 64 volunteers
+        // who took part" states that they took part.
+        let claim = "Some 40 volunteers took part in the count this year.";
+        for sentence in [
+            "None of this would happen without the 40 volunteers who took part in the count \
+             this year.",
+            "The count would not have been possible without the 40 volunteers who took part \
+             this year.",
+        ] {
+            let a = aligned(claim, sentence);
+            assert!(!a.polarity_differs(), "{sentence}: {}", a.describe());
+        }
+        // A "without" on its own, or after a break, still denies.
+        for sentence in [
+            "The count went ahead this year without the 40 volunteers who usually take part.",
+            "Nobody expected it, but the count went ahead this year without the 40 volunteers \
+             who usually take part.",
+        ] {
+            let a = aligned(claim, sentence);
+            assert!(a.polarity_differs(), "{sentence}: {}", a.describe());
+        }
+    }
+
+    #[test]
     fn a_currency_range_gives_its_sign_and_scale_to_both_ends() {
         // Round thirty-three (aurelle-08): "€80-88 million" is €80 million to €88 million.
         let claim = "Aurelle lowered its 2026 operating profit forecast to €80-88 million from \

@@ -416,7 +416,19 @@ impl Analysis {
                     .filter(|n| n.text != ".")
                     .or_else(|| lexemes.get(i + 2).filter(|_| next == Some(".")))
                     .is_some_and(|n| n.kind == LexKind::Number);
-            if (lexicon::NEGATIONS.contains(&word) || normalised.negated)
+            // "None of this would happen without the volunteers", "would not have been
+            // possible without", "not without controversy": a denial of what happens without
+            // something affirms that something. The two cancel.
+            let denied_without = word == "without"
+                && cue_starts.last().is_some_and(|&(kind, start)| {
+                    kind == CueKind::Negation
+                        && start <= i
+                        && i - start < DOUBLE_NEGATION_REACH
+                        && lower[start..i].iter().all(|w| w != "," && w != ";")
+                });
+            if denied_without {
+                cue_starts.pop();
+            } else if (lexicon::NEGATIONS.contains(&word) || normalised.negated)
                 && !arm_for_cues
                 && !relative
                 && !number_sign
@@ -1158,6 +1170,10 @@ fn in_bare_relative(lower: &[String], opening: usize, at: usize) -> bool {
             .iter()
             .all(|w| RELATIVE_AUXILIARIES.contains(&w.as_str()))
 }
+
+/// How many lexemes after a negation a "without" may stand and still be denied by it ("None of
+/// this would have been possible without").
+const DOUBLE_NEGATION_REACH: usize = 8;
 
 /// Whether the negation at lexeme `i` opens a counterfactual condition: "had it not been for the
 /// strike", "were it not for", "if it hadn't been for", "if not for". It sets a cause aside

@@ -1648,6 +1648,9 @@ fn glued(claim: &Analysis, at: usize, text: &Analysis) -> bool {
         .any(|w| text.vocabulary.contains(&w))
 }
 
+/// The form of "free", as in "oxygen-free": without the word before it.
+const FREE: &str = "fre";
+
 /// Verbs whose "un-" undoes the act rather than denying it: "unlocked the door" is not "did not
 /// lock the door", nor "uncovered the fraud" "did not cover" it.
 const REVERSIBLE_VERBS: &[&str] = &[
@@ -1946,15 +1949,15 @@ fn negated(
         })
         // The other text's "non-" before a word of the scope denies it as well: "a film not in
         // English" and "a non-English film" say one thing; so does its "un-" word of that stem
-        // ("a key that Skiff does not recognise" and "an unrecognised key").
+        // ("a key that Skiff does not recognise" and "an unrecognised key"), and its "-free"
+        // ("holds no oxygen" and "oxygen-free").
         .filter(|cue| {
             !text.forms[cue.scope.clone()].iter().flatten().any(|f| {
                 text.is_content(f)
-                    && (other
-                        .forms
-                        .windows(2)
-                        .any(|w| w[0].as_deref() == Some("non") && w[1].as_deref() == Some(f))
-                        || other.vocabulary.iter().any(|g| negative_prefix_of(g, f)))
+                    && (other.forms.windows(2).any(|w| {
+                        (w[0].as_deref() == Some("non") && w[1].as_deref() == Some(f))
+                            || (w[0].as_deref() == Some(f) && w[1].as_deref() == Some(FREE))
+                    }) || other.vocabulary.iter().any(|g| negative_prefix_of(g, f)))
             })
         })
         // A word of the scope counts when the other text has it or a word of its stem ("no
@@ -3307,6 +3310,43 @@ mod tests {
             let a = aligned(claim, sentence);
             assert!(a.polarity_differs(), "{sentence}: {}", a.describe());
         }
+    }
+
+    #[test]
+    fn a_word_free_of_something_denies_it_as_no_does() {
+        // Round thirty-seven (brine-03): "oxygen-free" and "holds no oxygen" say one thing.
+        let a = aligned(
+            "The oxygen-free brine is about 21 degrees Celsius.",
+            "The brine holds no oxygen at all, and its temperature is 21.5 degrees Celsius.",
+        );
+        assert!(!a.polarity_differs(), "{}", a.describe());
+        let b = aligned(
+            "The brine holds no oxygen and is about 21 degrees Celsius.",
+            "The oxygen-free brine is 21.5 degrees Celsius.",
+        );
+        assert!(!b.polarity_differs(), "{}", b.describe());
+        // Free of another thing is no such statement.
+        let c = aligned(
+            "The salt-free brine holds oxygen and is about 21 degrees Celsius.",
+            "The brine holds no oxygen at all, and its temperature is 21.5 degrees Celsius.",
+        );
+        assert!(c.polarity_differs(), "{}", c.describe());
+    }
+
+    #[test]
+    fn a_claim_s_difference_worked_out_from_the_sentence_s_two_values_is_stated() {
+        // Round thirty-five (festival-03): "£30 more than" last year, from £189 against £159.
+        let a = aligned(
+            "A weekend ticket cost £30 more than last year.",
+            "Weekend tickets cost £189, up from £159 last year, and day tickets £79.",
+        );
+        assert_eq!(a.numbers, vec![NumberFit::Match], "{}", a.describe());
+        // A difference no two of its values make is not stated.
+        let b = aligned(
+            "A weekend ticket cost £40 more than last year.",
+            "Weekend tickets cost £189, up from £159 last year, and day tickets £79.",
+        );
+        assert_ne!(b.numbers, vec![NumberFit::Match], "{}", b.describe());
     }
 
     #[test]

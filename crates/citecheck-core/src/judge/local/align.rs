@@ -420,7 +420,8 @@ pub fn align(
                     || years_between(claim, q, sentence)
                     || age_at_death(claim, q, sentence)
                     || change_worked_out(q, sentence)
-                    || (q.difference && difference_of_two(q, sentence)) =>
+                    || ((q.difference || change_by(claim, q))
+                        && difference_of_two(q, sentence)) =>
             {
                 NumberFit::Match
             }
@@ -1101,12 +1102,38 @@ fn difference_of_two(q: &Quantity, sentence: &Analysis) -> bool {
                 && !compare::same(q, p)
         })
         .collect();
+    // "roughly 400 mAh more": a hedged difference may be off by a hedge's share.
+    let hedge = if q.hedged {
+        q.value.abs() * compare::HEDGE_TOLERANCE
+    } else {
+        0.0
+    };
     kin.iter().enumerate().any(|(k, a)| {
         kin[k + 1..].iter().any(|b| {
-            let tolerance = q.tolerance + a.tolerance + b.tolerance;
+            let tolerance = q.tolerance + a.tolerance + b.tolerance + hedge;
             ((a.value - b.value).abs() - q.value).abs() <= tolerance
         })
     })
+}
+
+/// Whether the claim's value is the amount of a change: "by" right before it (a hedge
+/// between), a word of change right before that ("rose by about 8,700", "was cut by £2m").
+fn change_by(claim: &Analysis, q: &Quantity) -> bool {
+    const CHANGES: &[&str] = &[
+        "rose", "risen", "rise", "fell", "fallen", "fall", "grew", "grown", "grow", "increas",
+        "decreas", "drop", "climb", "cut", "reduc", "rais", "jump", "shrank", "shrunk", "slip",
+        "up", "down", "lower", "widen", "narrow",
+    ];
+    let mut i = q.span.start;
+    let hedge = |f: &str| lexicon::HEDGES.iter().any(|h| *h == f || fold(h) == f);
+    while i > 0 && claim.form(i - 1).is_some_and(hedge) {
+        i -= 1;
+    }
+    i >= 2
+        && claim.form(i - 1) == Some("by")
+        && claim
+            .form(i - 2)
+            .is_some_and(|f| CHANGES.iter().any(|c| f.starts_with(c)))
 }
 
 /// Whether the claim's span of years ("took about three years to build") is the distance
@@ -3347,6 +3374,28 @@ mod tests {
             "Weekend tickets cost £189, up from £159 last year, and day tickets £79.",
         );
         assert_ne!(b.numbers, vec![NumberFit::Match], "{}", b.describe());
+        // Round thirty-seven: the amount of a change ("rose by about 8,700"), a difference of
+        // counted things ("roughly 400 mAh more than"), each within its hedge.
+        let rose = aligned(
+            "Visitor numbers rose by about 8,700 from 2024 to 2025, reaching 58,400.",
+            "In 2025 we welcomed 58,400 visitors, up from 49,700 in 2024.",
+        );
+        assert!(
+            rose.numbers.iter().all(|n| *n == NumberFit::Match),
+            "{}",
+            rose.describe()
+        );
+        let more = aligned(
+            "Its battery holds roughly 400 mAh more than the old one.",
+            "Its battery holds 5,100 mAh, where the old one held 4,700 mAh.",
+        );
+        assert_eq!(more.numbers, vec![NumberFit::Match], "{}", more.describe());
+        // An amount not said to be a change is no difference.
+        let plain = aligned(
+            "Roughly 8,700 visitors came in 2025, reaching 58,400.",
+            "In 2025 we welcomed 58,400 visitors, up from 49,700 in 2024.",
+        );
+        assert!(!plain.numbers_agree(), "{}", plain.describe());
     }
 
     #[test]

@@ -278,6 +278,9 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
             .collect::<Vec<_>>()
             .join(" ");
         let relative = relative_at(&lower, after.max(i + 1), &measure);
+        // The noun a number counts is not in its span: "400 mAh more than" is a difference.
+        let counted_difference =
+            matches!(measure, Measure::Noun(_)) && difference_at(&lower, after.max(i + 1) + 1);
         out.push((
             Quantity {
                 value: (raw + offset) * factor,
@@ -293,6 +296,7 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
                 hyphened_name: glued_after_word,
                 identifier,
                 difference: difference_at(&lower, after.max(i + 1))
+                    || counted_difference
                     || ratio_at(&lower, after.max(i + 1))
                     || relative
                     || increment_at(&lower, start)

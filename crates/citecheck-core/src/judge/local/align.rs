@@ -3399,6 +3399,30 @@ mod tests {
     }
 
     #[test]
+    fn no_before_a_comparative_denies_the_comparison() {
+        // Round thirty-seven (orrin-09): "were no more susceptible than the men" denies that
+        // they were more susceptible.
+        let a = aligned(
+            "The study found that women were more susceptible to mountain sickness than men.",
+            "The study found that the women were no more susceptible to mountain sickness than \
+             the men.",
+        );
+        assert!(a.polarity_differs(), "{}", a.describe());
+        // "No" that determines a subject still makes the one outdone the first; a bound on a
+        // figure is no denial.
+        let first = aligned(
+            "Torvell has won the most titles of any Orland player.",
+            "No Orland player has won more titles than Torvell.",
+        );
+        assert!(!first.polarity_differs(), "{}", first.describe());
+        let bound = aligned(
+            "At least 40 people attended the meeting.",
+            "No fewer than 40 people attended the meeting.",
+        );
+        assert!(!bound.polarity_differs(), "{}", bound.describe());
+    }
+
+    #[test]
     fn a_currency_range_gives_its_sign_and_scale_to_both_ends() {
         // Round thirty-three (aurelle-08): "€80-88 million" is €80 million to €88 million.
         let claim = "Aurelle lowered its 2026 operating profit forecast to €80-88 million from \

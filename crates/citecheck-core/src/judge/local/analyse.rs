@@ -1039,6 +1039,13 @@ fn affirms(lower: &[String], cue: &Cue) -> bool {
         .iter()
         .take_while(|w| !matches!(w.as_str(), "." | ";" | "!" | "?"))
         .any(|w| w == "than");
+    // "were no more susceptible than the men", "won no more titles than she did": a "no"
+    // right before a comparative denies the comparison; it determines no subject. Not "no
+    // more than 40", "no fewer than 40": a bound on a figure, which the figure's reading has.
+    let comparative = |w: &str| lexicon::MORE.contains(&w) || lexicon::LESS.contains(&w);
+    let denied_comparison =
+        scope.first().is_some_and(|w| comparative(w)) && scope.get(1).is_some_and(|w| w != "than");
+    let outdone = outdone && !denied_comparison;
     determiner
         && (scope.first().is_some_and(|w| w == "other") || else_after || has("before") || outdone)
 }

@@ -618,7 +618,32 @@ fn months_near<'a>(text: &'a Analysis, at: &Range<usize>) -> Vec<&'a str> {
 /// million", "fell to 3% from 8.4%"); not "loans from 23 lenders".
 fn earlier_value(text: &Analysis, q: &Quantity) -> bool {
     const CHANGES: &[&str] = &[
-        "up", "down", "rose", "fell", "risen", "fallen", "increase", "decrease", "compar",
+        "up",
+        "down",
+        "rose",
+        "fell",
+        "risen",
+        "fallen",
+        "increase",
+        "decrease",
+        "compar",
+        // "a slowdown from 3.8%", "cut from 20 to 12", "growth from 3%".
+        "slow",
+        "declin",
+        "drop",
+        "grew",
+        "grow",
+        "climb",
+        "jump",
+        "slump",
+        "surg",
+        "soar",
+        "plung",
+        "cut",
+        "reduc",
+        "rais",
+        "acceler",
+        "decelerat",
     ];
     let Some(from) = (q.span.start.saturating_sub(3)..q.span.start)
         .rev()

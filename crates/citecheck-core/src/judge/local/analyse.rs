@@ -417,14 +417,23 @@ impl Analysis {
                     .or_else(|| lexemes.get(i + 2).filter(|_| next == Some(".")))
                     .is_some_and(|n| n.kind == LexKind::Number);
             // "None of this would happen without the volunteers", "would not have been
-            // possible without", "not without controversy": a denial of what happens without
-            // something affirms that something. The two cancel.
+            // possible without": a denial of what could happen without something affirms that
+            // something. The two cancel, when a word of possibility stands between them and no
+            // new clause opens ("is not clear whether the club can survive without", "did not
+            // finish and left without"); a plain condition ("will not lend without a
+            // guarantee") still denies.
             let denied_without = word == "without"
                 && cue_starts.last().is_some_and(|&(kind, start)| {
+                    let between = &lower[start.min(i)..i];
                     kind == CueKind::Negation
                         && start <= i
                         && i - start < DOUBLE_NEGATION_REACH
-                        && lower[start..i].iter().all(|w| w != "," && w != ";")
+                        && between
+                            .iter()
+                            .all(|w| !CLAUSE_OPENERS.contains(&w.as_str()))
+                        && lower[start.saturating_sub(3)..i]
+                            .iter()
+                            .any(|w| POSSIBILITY.contains(&w.as_str()))
                 });
             if denied_without {
                 cue_starts.pop();
@@ -1177,6 +1186,16 @@ fn in_bare_relative(lower: &[String], opening: usize, at: usize) -> bool {
             .iter()
             .all(|w| RELATIVE_AUXILIARIES.contains(&w.as_str()))
 }
+
+/// Words that open a new clause between a negation and a "without": the "without" is then
+/// that clause's.
+const CLAUSE_OPENERS: &[&str] = &[
+    ",", ";", ":", "whether", "how", "when", "if", "and", "or", "but", "that", "which", "who",
+    "where", "why", "because", "while", "as", "since", "until", "unless",
+];
+
+/// Words of what could happen, which a "without" after a negation makes a condition of.
+const POSSIBILITY: &[&str] = &["would", "could", "possible", "might", "happen", "happened"];
 
 /// How many lexemes after a negation a "without" may stand and still be denied by it ("None of
 /// this would have been possible without").

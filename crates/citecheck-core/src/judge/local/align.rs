@@ -3509,6 +3509,22 @@ mod tests {
     }
 
     #[test]
+    fn a_lower_case_no_before_a_figure_denies() {
+        // Round thirty-seven (vault-04): "There is no 1TB option" is no "number 1".
+        let a = aligned(
+            "Buyers can get the phone in a 1TB version.",
+            "There is no 1TB option for the phone this year.",
+        );
+        assert!(a.polarity_differs(), "{}", a.describe());
+        // "No. 1" and "No 1" stay numbers.
+        let b = aligned(
+            "She was ranked world No. 1 in 2019.",
+            "She was ranked world No. 1 in 2019 and 2020.",
+        );
+        assert!(!b.polarity_differs(), "{}", b.describe());
+    }
+
+    #[test]
     fn a_currency_range_gives_its_sign_and_scale_to_both_ends() {
         // Round thirty-three (aurelle-08): "€80-88 million" is €80 million to €88 million.
         let claim = "Aurelle lowered its 2026 operating profit forecast to €80-88 million from \

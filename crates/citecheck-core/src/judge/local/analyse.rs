@@ -410,7 +410,10 @@ impl Analysis {
             aside[i] = other_arm;
             let arm_for_cues = (other_arm && value_arm_end.is_none_or(|end| i < end)) || versus;
             // "No 1", "No. 34": the abbreviation of "number", before a figure.
+            // A lower-case "no" before a bare figure is a denial ("there is no 1TB option",
+            // "no 5G"): the abbreviation is written "No" or "no.".
             let number_sign = word == "no"
+                && (lexeme.text.starts_with('N') || next == Some("."))
                 && lexemes
                     .get(i + 1)
                     .filter(|n| n.text != ".")

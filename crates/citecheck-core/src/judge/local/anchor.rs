@@ -164,13 +164,7 @@ pub fn number_fit(
                 .any(|f| f == s)
         })
     };
-    let near = |p: &Quantity, form: &str| {
-        sentence.forms.iter().enumerate().any(|(i, f)| {
-            f.as_deref() == Some(form)
-                && i + NUMBER_REACH >= p.span.start
-                && i < p.span.end + NUMBER_REACH
-        })
-    };
+    let near = |p: &Quantity, form: &str| form_near(sentence, p, form);
     let anchors = neighbours(claim, q.span.clone(), &[], true);
     let anchored = |p: &Quantity| {
         anchors
@@ -563,14 +557,17 @@ pub fn stated_beside_claim_words(claim: &Analysis, q: &Quantity, sentence: &Anal
                 .iter()
                 .map(|(form, _)| form.as_str())
                 .filter(|form| Some(*form) != counted)
-                .any(|form| {
-                    sentence.forms.iter().enumerate().any(|(i, f)| {
-                        f.as_deref() == Some(form)
-                            && i + NUMBER_REACH >= p.span.start
-                            && i < p.span.end + NUMBER_REACH
-                    })
-                })
+                .any(|form| form_near(sentence, p, form))
         })
+}
+
+/// Whether `text` has `form` within [`NUMBER_REACH`] lexemes of its quantity `p`.
+fn form_near(text: &Analysis, p: &Quantity, form: &str) -> bool {
+    text.forms.iter().enumerate().any(|(i, f)| {
+        f.as_deref() == Some(form)
+            && i + NUMBER_REACH >= p.span.start
+            && i < p.span.end + NUMBER_REACH
+    })
 }
 
 /// Whether the figure `q` is given per one of something: "six an over", "£2.40 a kilo", "30

@@ -423,7 +423,7 @@ pub fn align(
                     || years_apart(claim, q, sentence)
                     || years_between(claim, q, sentence)
                     || age_at_death(claim, q, sentence)
-                    || change_worked_out(q, sentence)
+                    || change_worked_out(claim, q, sentence)
                     || stated_difference(claim, q)
                         .is_some_and(|rising| difference_of_two(q, sentence, rising)) =>
             {
@@ -855,8 +855,11 @@ pub fn align(
         coverage = plain_coverage;
     }
 
-    let sentence_negated =
-        negated(sentence, claim, bound, true, true) || denied_elsewhere_too(claim, sentence, bound);
+    // Both deny one thing: their polarity agrees, whatever else either denies.
+    let shared_denial = shared_denial(claim, sentence);
+    let sentence_negated = shared_denial
+        || negated(sentence, claim, bound, true, true)
+        || denied_elsewhere_too(claim, sentence, bound);
     let in_name = |at: usize| claim.entities.iter().any(|e| e.span.contains(&at));
     let slot_name = entity_conflict.map(|(c, _)| c);
     let items = credits
@@ -890,7 +893,7 @@ pub fn align(
         plain_coverage,
         rest_coverage,
         items,
-        claim_negated: negated(claim, sentence, None, false, sentence_negated),
+        claim_negated: shared_denial || negated(claim, sentence, None, false, sentence_negated),
         sentence_negated,
         reversed,
         entity_conflict: entity_conflict.map(|(c, s)| (c.text.clone(), s.text.clone())),
@@ -1125,7 +1128,7 @@ fn difference_of_two(q: &Quantity, sentence: &Analysis, rising: Option<bool>) ->
             let tolerance = q.tolerance + a.tolerance + b.tolerance + hedge;
             // The first value given is the subject's, now ("£189, up from £159", "5,100 mAh,
             // where the old one had 4,700"), unless the two are a change "from a to b".
-            let change = if anchor::from_to(sentence, a, b) {
+            let change = if anchor::change_from_to(sentence, a, b) {
                 b.value - a.value
             } else {
                 a.value - b.value
@@ -1144,11 +1147,11 @@ fn difference_of_two(q: &Quantity, sentence: &Analysis, rising: Option<bool>) ->
 /// and "cut" are read whole): "rose by", "was reduced by".
 const RISES: &[&str] = &[
     "rose", "risen", "rise", "grew", "grown", "grow", "increas", "climb", "rais", "jump", "widen",
-    "surg", "soar",
+    "surg", "soar", "deepen", "lengthen", "expand",
 ];
 const FALLS: &[&str] = &[
     "fell", "fallen", "fall", "decreas", "drop", "reduc", "shrank", "shrunk", "slip", "lower",
-    "narrow",
+    "narrow", "shorten",
 ];
 
 /// Whether the folded form `f` is one of `words` (the word itself, or a form it starts).
@@ -1311,11 +1314,13 @@ fn between_own_years(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> boo
 
 /// Whether the claim's share of change ("fell by a quarter", "rose 27%") is the one the
 /// sentence's two ends of the change give ("fell from 4 hours 8 minutes to 3 hours 6
-/// minutes"): the difference of the two over the first, to the precision the claim writes
-/// (a hedged share within [`compare::HEDGE_TOLERANCE`] of itself as well). Only two amounts of
-/// one kind joined as "from A to B", not years, not shares themselves (a change of a share is
-/// in points as often as in percent).
-fn change_worked_out(q: &Quantity, sentence: &Analysis) -> bool {
+/// minutes", "38 grams in 2025, compared with 21 grams in 2016"): the difference of the two
+/// over the earlier, to the precision the claim writes (a hedged share within
+/// [`compare::HEDGE_TOLERANCE`] of itself as well), running the way the claim says when it
+/// says ("rose by", "fell by"). Only two amounts of one kind that the sentence gives as a
+/// change or a comparison with an earlier value; not years, not shares themselves (a change
+/// of a share is in points as often as in percent).
+fn change_worked_out(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
     let Measure::Unit(unit) = &q.measure else {
         return false;
     };
@@ -1327,19 +1332,29 @@ fn change_worked_out(q: &Quantity, sentence: &Analysis) -> bool {
     } else {
         q.tolerance
     };
+    let rising = stated_difference(claim, q).flatten();
+    let kind_ok = |a: &Quantity| match &a.measure {
+        Measure::Unit(u) => u.dimension != Dimension::Percent,
+        Measure::Noun(_) | Measure::Bare => !a.identifier,
+        _ => false,
+    };
+    let worked_out = |earlier: &Quantity, later: &Quantity| {
+        let change = later.value - earlier.value;
+        let direction_ok = rising.is_none_or(|up| (change > 0.0) == up);
+        direction_ok
+            && ((change.abs() / earlier.value.abs()) * 100.0 - q.value.abs()).abs() <= slack
+    };
     sentence.quantities.iter().enumerate().any(|(k, a)| {
-        let kind_ok = match &a.measure {
-            Measure::Unit(u) => u.dimension != Dimension::Percent,
-            Measure::Noun(_) | Measure::Bare => !a.identifier,
-            _ => false,
-        };
-        kind_ok
-            && a.value != 0.0
+        kind_ok(a)
             && sentence.quantities[k + 1..].iter().any(|b| {
                 b.measure == a.measure
-                    && anchor::from_to(sentence, a, b)
-                    && (((b.value - a.value).abs() / a.value.abs()) * 100.0 - q.value.abs()).abs()
-                        <= slack
+                    && b.value != 0.0
+                    && a.value != 0.0
+                    && if anchor::change_from_to(sentence, a, b) {
+                        worked_out(a, b)
+                    } else {
+                        anchor::measured_against(sentence, a, b) && worked_out(b, a)
+                    }
             })
     })
 }
@@ -1776,6 +1791,43 @@ fn negative_prefix_of(prefixed: &str, form: &str) -> bool {
     })
 }
 
+/// Whether the claim and the sentence deny one thing: a negation in each, the first content
+/// word after one of them standing in the other's scope too ("apologised without
+/// reservation" and "I apologise for that without reservation"; "finding no cracks or
+/// measurable movement" and "with no cracks and no measurable movement"). The two agree
+/// there, whatever else either denies or in whichever clause.
+fn shared_denial(claim: &Analysis, sentence: &Analysis) -> bool {
+    fn words<'a>(
+        a: &'a Analysis,
+        scope: &std::ops::Range<usize>,
+    ) -> impl Iterator<Item = &'a str> + 'a {
+        a.forms[scope.clone()]
+            .iter()
+            .flatten()
+            .map(String::as_str)
+            .filter(|f| a.is_content(f) && !NEGATION_ADVERBS.contains(f))
+    }
+    // Each negation's scope and the first content word in it; "is not lead-free" denies the
+    // absence, not the lead, and is left out.
+    fn negations(a: &Analysis) -> Vec<(&std::ops::Range<usize>, &str)> {
+        a.cues
+            .iter()
+            .filter(|c| c.kind == CueKind::Negation)
+            .filter_map(|c| words(a, &c.scope).next().map(|head| (&c.scope, head)))
+            .filter(|(_, head)| !a.free_of.iter().any(|f| f == head))
+            .collect()
+    }
+    let within = |word: &str, a: &Analysis, scope: &std::ops::Range<usize>| {
+        words(a, scope).any(|w| w == word || shares_stem(w, word))
+    };
+    let theirs = negations(sentence);
+    negations(claim).into_iter().any(|(c, claim_head)| {
+        theirs
+            .iter()
+            .any(|&(p, page_head)| within(claim_head, sentence, p) || within(page_head, claim, c))
+    })
+}
+
 /// One word is the other plus a short suffix ("decod"/"decoder", "grow"/"growth").
 fn shares_stem(a: &str, b: &str) -> bool {
     let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
@@ -2030,14 +2082,16 @@ fn negated(
         })
         // The other text's "non-" before a word of the scope denies it as well: "a film not in
         // English" and "a non-English film" say one thing; so does its "un-" word of that stem
-        // ("a key that Skiff does not recognise" and "an unrecognised key").
+        // ("a key that Skiff does not recognise" and "an unrecognised key"), and its "-free"
+        // after the word ("holds no oxygen" and "oxygen-free brine").
         .filter(|cue| {
             !text.forms[cue.scope.clone()].iter().flatten().any(|f| {
+                let before = |w: &[Option<String>], first: &str, second: &str| {
+                    w[0].as_deref() == Some(first) && w[1].as_deref() == Some(second)
+                };
                 text.is_content(f)
-                    && (other
-                        .forms
-                        .windows(2)
-                        .any(|w| w[0].as_deref() == Some("non") && w[1].as_deref() == Some(f))
+                    && (other.forms.windows(2).any(|w| before(w, "non", f))
+                        || other.free_of.contains(f)
                         || other.vocabulary.iter().any(|g| negative_prefix_of(g, f)))
             })
         })
@@ -2453,6 +2507,100 @@ mod tests {
             "The company employs 640 people at the Kestrel Bay terminal, 40 more than in 2023.",
         );
         assert!(a.number_conflict(), "{}", a.describe());
+    }
+
+    #[test]
+    fn a_difference_runs_the_way_a_loose_from_to_change_runs() {
+        // Round thirty-nine (tundra-06): "from" a few words before the first value.
+        let sentence = "The active layer deepened from an average of 62 centimetres across the \
+            four sites in 2016 to 81 centimetres in 2025.";
+        let a = aligned(
+            "The active layer has deepened by almost 20 cm, from 62 cm to 81 cm.",
+            sentence,
+        );
+        assert!(a.numbers_agree(), "{}", a.describe());
+        let a = aligned(
+            "The active layer has shrunk by almost 20 cm, from 62 cm to 81 cm.",
+            sentence,
+        );
+        assert!(!a.numbers_agree(), "{}", a.describe());
+    }
+
+    #[test]
+    fn a_share_of_change_is_worked_out_against_a_compared_earlier_value() {
+        let sentence = "The ground released 38 grams of carbon per square metre in 2025, \
+            compared with 21 grams in 2016.";
+        let a = aligned(
+            "Carbon released by the ground rose by roughly 80%.",
+            sentence,
+        );
+        assert!(a.numbers_agree(), "{}", a.describe());
+        // The other way, or another share, is not worked out.
+        for claim in [
+            "Carbon released by the ground fell by roughly 80%.",
+            "Carbon released by the ground rose by roughly 40%.",
+        ] {
+            let a = aligned(claim, sentence);
+            assert!(!a.numbers_agree(), "{claim}: {}", a.describe());
+        }
+    }
+
+    #[test]
+    fn two_denials_of_one_thing_agree() {
+        // Round thirty-nine (tramway-12): the page's denial sits in a clause of its own.
+        let a = aligned(
+            "The mayor apologised without reservation for the project taking longer and \
+             costing more than anyone had wanted.",
+            "\u{201c}It has taken longer and cost more than any of us wanted, and I apologise \
+             for that without reservation,\u{201d} she said.",
+        );
+        assert!(!a.polarity_differs(), "{}", a.describe());
+        // The page's denial in a clause the claim's other words are not in (quake-04, keel-05).
+        let a = aligned(
+            "Engineers from Northern Water inspected the Lannock Dam and declared it safe, \
+             finding no cracks or measurable movement.",
+            "Engineers from Northern Water, which owns the dam, inspected the wall, its \
+             foundations and the spillway through the morning, and at 11.30am the company said \
+             the structure was safe, with no cracks and no measurable movement.",
+        );
+        assert!(!a.polarity_differs(), "{}", a.describe());
+        let a = aligned(
+            "You're allowed to change the chunk size of an existing repository, but the \
+             following backup will upload everything again because it shares almost no chunks \
+             with earlier snapshots.",
+            "Be aware, though, that the next backup will share almost no chunks with the older \
+             snapshots, so it will upload everything once more and the repository will briefly \
+             need about twice its usual space, until `keel prune` removes the old snapshots' \
+             chunks.",
+        );
+        assert!(!a.polarity_differs(), "{}", a.describe());
+        // One denial against two of the same things.
+        let page = "The engineers said the structure was safe, with no cracks and no \
+            measurable movement.";
+        let a = aligned(
+            "The engineers declared the structure safe, finding no cracks or measurable \
+             movement.",
+            page,
+        );
+        assert!(!a.polarity_differs(), "{}", a.describe());
+        let a = aligned(
+            "The engineers found cracks and measurable movement in the structure.",
+            page,
+        );
+        assert!(a.polarity_differs(), "{}", a.describe());
+    }
+
+    #[test]
+    fn a_word_made_free_denies_what_it_names() {
+        let page = "The brine holds no oxygen at all, and its temperature is 21.5 degrees.";
+        let a = aligned("The oxygen-free brine is at 21.5 degrees.", page);
+        assert!(!a.polarity_differs(), "{}", a.describe());
+        let page = "The paint contains no lead.";
+        let a = aligned("The paint is lead-free.", page);
+        assert!(!a.polarity_differs(), "{}", a.describe());
+        // "Not lead-free" says the lead is there.
+        let a = aligned("The paint is not lead-free.", page);
+        assert!(a.polarity_differs(), "{}", a.describe());
     }
 
     #[test]

@@ -124,6 +124,9 @@ pub struct Analysis {
     /// Whether the text reads as German ([`Analysis::capitalises_nouns`]), worked out the first
     /// time it is asked: a claim is asked once for each sentence it is aligned with.
     german: OnceLock<bool>,
+    /// Forms written with "-free" after them ("oxygen" of "oxygen-free brine"): what the text
+    /// says is absent, as "no oxygen" does.
+    pub free_of: Vec<String>,
     /// Initials of each run of capitalised words, for acronyms ("Food and Drug Administration").
     initials: Vec<String>,
     /// Words written in capitals ("FDA", "AWS"), lower-cased.
@@ -323,6 +326,12 @@ impl Analysis {
             if fronted && lexeme.text == "," {
                 other_arm = false;
                 fronted = false;
+            }
+            // "cost more than any of us wanted, and I apologise for that": a comma, a
+            // conjunction and a subject pronoun open a clause of the sentence's own, which the
+            // comparison's other arm does not reach.
+            if other_arm && lexeme.text == "," && new_clause_at(&lower, i + 1) {
+                other_arm = false;
             }
             if relative && SCOPE_BREAKS.contains(&lexeme.text) {
                 relative = false;
@@ -575,6 +584,10 @@ impl Analysis {
             .map(|l| l.kind == LexKind::Word && !written_as_name(l.text))
             .collect();
         let continues_until = lower.iter().any(|w| matches!(w.as_str(), "until" | "till"));
+        let free_of = (1..lexemes.len())
+            .filter(|&i| lexemes[i].hyphenated && lower[i] == "free")
+            .filter_map(|i| forms[i - 1].clone())
+            .collect();
         let possessives = lexemes
             .iter()
             .enumerate()
@@ -604,6 +617,7 @@ impl Analysis {
             entities,
             initials,
             acronyms,
+            free_of,
         }
     }
 
@@ -1148,6 +1162,17 @@ const TIME_WORDS: &[&str] = &[
     "time",
     "while",
 ];
+
+/// Whether a coordinated clause with a pronoun subject opens at lexeme `at`: "and I",
+/// "but they", "so we".
+fn new_clause_at(lower: &[String], at: usize) -> bool {
+    let word = |k: usize| lower.get(k).map_or("", String::as_str);
+    matches!(word(at), "and" | "but" | "so" | "yet" | "while" | "whereas")
+        && matches!(
+            word(at + 1),
+            "i" | "we" | "he" | "she" | "they" | "it" | "you"
+        )
+}
 
 /// Whether the negation at lexeme `at` sits in a relative clause without "that" on the noun
 /// phrase that opens its sentence at `opening`: "A backup you have never restored from is a
@@ -1976,6 +2001,24 @@ mod tests {
         );
         // Without the comma the comparison runs on, as before.
         assert!(negated_words("The new one works unlike the old one, which did not.").is_empty());
+    }
+
+    #[test]
+    fn a_comparison_s_arm_ends_where_a_clause_with_its_own_subject_opens() {
+        let negated_words = |text: &str| words_denied(text, &[CueKind::Negation]);
+        // Round thirty-nine (tramway-12).
+        assert_eq!(
+            negated_words(
+                "It has cost more than any of us wanted, and I apologise for that without \
+                 reservation."
+            ),
+            ["reservation"]
+        );
+        // Without a subject of its own the arm runs on, as before.
+        assert!(negated_words(
+            "It is faster than the old model, and than rivals that do not use the chip."
+        )
+        .is_empty());
     }
 
     #[test]

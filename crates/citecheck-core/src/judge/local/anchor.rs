@@ -726,6 +726,51 @@ pub(super) fn from_to(sentence: &Analysis, a: &Quantity, b: &Quantity) -> bool {
     joined_by(sentence, a, b, "from", "to")
 }
 
+/// Whether the sentence's `a` and `b` are the two ends of a change, read loosely for the
+/// direction of a difference: "from a to b", or "from" a few words before `a` and "to" right
+/// before `b` ("deepened from an average of 62 centimetres across the four sites in 2016 to
+/// 81 centimetres").
+pub(super) fn change_from_to(sentence: &Analysis, a: &Quantity, b: &Quantity) -> bool {
+    if from_to(sentence, a, b) {
+        return true;
+    }
+    let form = |i: usize| sentence.form(i).unwrap_or("");
+    let hedge = |i: usize| lexicon::HEDGES.contains(&form(i));
+    let to_before_b = b.span.start > a.span.end
+        && (1..=2).any(|back| {
+            b.span
+                .start
+                .checked_sub(back)
+                .is_some_and(|i| form(i) == "to" && (i + 1..b.span.start).all(hedge))
+        });
+    let from_before_a =
+        (a.span.start.saturating_sub(FROM_REACH)..a.span.start).any(|i| form(i) == "from");
+    to_before_b
+        && from_before_a
+        && !(a.span.end..b.span.start).any(|i| form(i) == "from" || clause_break(sentence, i))
+}
+
+/// How far before a change's first value its "from" may stand ("from an average of 62").
+const FROM_REACH: usize = 4;
+
+/// Whether the sentence's `b`, given after `a`, is the value `a` is measured against: the
+/// earlier value of a change ("38 grams in 2025, compared with 21 grams in 2016", "£189, up
+/// from £159", "to 48,200 from about 57,900"), so that `a` is the later one.
+pub(super) fn measured_against(sentence: &Analysis, a: &Quantity, b: &Quantity) -> bool {
+    if b.span.start < a.span.end {
+        return false;
+    }
+    let word = |back: usize| {
+        b.span
+            .start
+            .checked_sub(back)
+            .and_then(|i| sentence.form(i))
+            .unwrap_or("")
+    };
+    let compared = matches!(word(1), "with" | "to") && word(2).starts_with("compar");
+    compared || to_from(sentence, a, b) || earlier_value(sentence, b)
+}
+
 /// Whether `first` stands right before `a`, `then` right after it, and `b` one or two
 /// lexemes after that (a hedge or an article between).
 fn joined_by(sentence: &Analysis, a: &Quantity, b: &Quantity, first: &str, then: &str) -> bool {

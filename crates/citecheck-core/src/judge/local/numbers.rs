@@ -362,13 +362,26 @@ fn join_mixed_units(lower: &[String], found: &mut Vec<(Quantity, f64, usize)>) {
 
 /// Temperatures below zero: after a minus sign ("\u{2212}23 \u{b0}C") or the word "minus"
 /// ("minus two degrees"), and degrees "below zero" ("23 degrees below zero"); degrees signed
-/// so, or "above zero", are a temperature (Celsius). A hyphen before a number is left alone: it
-/// joins ranges and names far more often than it signs a value.
+/// so, or "above zero", are a temperature (Celsius). A hyphen before a number signs it only
+/// when it is glued to the number alone ("from -3.1\u{b0}C", as a keyboard writes the minus
+/// sign) and the number is a temperature: it joins ranges and names far more often.
 fn read_signs(lexemes: &[Lexeme<'_>], lower: &[String], found: &mut Vec<(Quantity, f64, usize)>) {
     let mut zeros = Vec::new();
     for (q, _, _) in found.iter_mut() {
         let before = q.span.start.checked_sub(1);
-        let signed = before.is_some_and(|p| lexemes[p].text == "\u{2212}" || lower[p] == "minus");
+        let typed_minus = |p: usize| {
+            let hyphen = &lexemes[p];
+            hyphen.text == "-"
+                && hyphen.start + 1 == lexemes[q.span.start].start
+                && p.checked_sub(1).is_none_or(|o| {
+                    let before = &lexemes[o];
+                    before.start + before.text.len() < hyphen.start
+                        || before.text.chars().all(|c| "([\u{201c}\"".contains(c))
+                })
+        };
+        let minus_sign =
+            before.is_some_and(|p| lexemes[p].text == "\u{2212}" || lower[p] == "minus");
+        let signed = minus_sign || before.is_some_and(typed_minus);
         let zero = |side: &str| {
             lower.get(q.span.end).is_some_and(|w| w == side)
                 && lower.get(q.span.end + 1).is_some_and(|w| w == "zero")
@@ -379,7 +392,7 @@ fn read_signs(lexemes: &[Lexeme<'_>], lower: &[String], found: &mut Vec<(Quantit
             q.measure = Measure::Unit(base_unit(Dimension::Temperature, "\u{b0}C"));
             q.span.end += 2;
             zeros.push(q.span.end - 1);
-        } else if signed && degrees {
+        } else if minus_sign && degrees {
             q.measure = Measure::Unit(base_unit(Dimension::Temperature, "\u{b0}C"));
         }
         // Only a temperature takes the sign: a change written "\u{2212}14.9%" is the loss a
@@ -1824,6 +1837,9 @@ mod tests {
             ("it was \u{2212}23 \u{b0}C on the platform", -23.0),
             ("it was 23 degrees below zero", -23.0),
             ("minus two degrees", -2.0),
+            // A hyphen typed for the minus sign, glued to a temperature only.
+            ("warmed from -3.1\u{b0}C in 2015", -3.1),
+            ("(-3.1\u{b0}C)", -3.1),
             // A change's minus is the loss a claim states without it.
             ("a mean change of \u{2212}14.9% in body weight", 14.9),
             // One of the larger unit before the smaller part: 97 minutes.
@@ -1843,6 +1859,16 @@ mod tests {
         for (text, value) in table {
             let q = first(text);
             assert!((q.value - value).abs() < 1e-6, "{text}: {}", q.value);
+        }
+        // A hyphen spaced from the number, or before a number that is no temperature, is no
+        // sign.
+        for text in [
+            "between 12 - 15 \u{b0}C",
+            "pages 3 -4",
+            "a score of -2 on the scale",
+        ] {
+            let values: Vec<f64> = quantities(&lex(text)).iter().map(|q| q.value).collect();
+            assert!(values.iter().all(|v| *v >= 0.0), "{text}: {values:?}");
         }
     }
 

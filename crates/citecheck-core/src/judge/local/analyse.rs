@@ -455,6 +455,7 @@ impl Analysis {
                 && !number_sign
                 && !in_bare_relative(&lower, sentence_opening, i)
                 && !counterfactual(&lower, i)
+                && !ensured(&lower, i)
             {
                 cue_starts.push((CueKind::Negation, i + 1));
             } else if let Some(cue) = implicative.filter(|_| !arm_for_cues && !relative) {
@@ -1072,6 +1073,14 @@ fn affirms(lower: &[String], cue: &Cue) -> bool {
     let denied_comparison =
         scope.first().is_some_and(|w| comparative(w)) && scope.get(1).is_some_and(|w| w != "than");
     let outdone = outdone && !denied_comparison;
+    // "No one in the division scored more": the comparison's other arm is left to the sentence
+    // before, and the one compared with outdoes everyone, as with "than".
+    let better = |w: &str| comparative(w) || matches!(w, "better" | "faster" | "longer");
+    let last_word = scope
+        .iter()
+        .rev()
+        .find(|w| w.chars().any(char::is_alphanumeric));
+    let outdone = outdone || last_word.is_some_and(|w| better(w) && scope.len() > 1);
     determiner
         && (scope.first().is_some_and(|w| w == "other") || else_after || has("before") || outdone)
 }
@@ -1245,6 +1254,30 @@ fn counterfactual(lower: &[String], i: usize) -> bool {
             )
         })
 }
+
+/// Whether the negation at lexeme `i` says what something is meant to ensure: "used to check
+/// that volunteers were not missing females", "to make sure the pumps do not run dry". It
+/// states a purpose, not that the act did or did not happen.
+fn ensured(lower: &[String], i: usize) -> bool {
+    let word = |k: usize| lower.get(k).map_or("", String::as_str);
+    let ensuring = |k: usize| {
+        let w = word(k);
+        w.starts_with("ensur")
+            || matches!(
+                w,
+                "check" | "checks" | "checked" | "checking" | "verify" | "verified"
+            )
+            || (w == "sure" && k > 0 && matches!(word(k - 1), "make" | "makes" | "made" | "making"))
+    };
+    (i.saturating_sub(ENSURE_REACH)..i)
+        .rev()
+        .take_while(|&k| word(k).chars().any(char::is_alphanumeric))
+        .any(ensuring)
+}
+
+/// How many lexemes before a negation its verb of ensuring may stand ("checked that the
+/// level of the water in the tank had not").
+const ENSURE_REACH: usize = 8;
 
 /// Whether `word` is a verb's "-ing" form: not a function word ("during", "nothing") nor one of
 /// the common nouns in "-ing" ("stopped in the morning").
@@ -2019,6 +2052,34 @@ mod tests {
             "It is faster than the old model, and than rivals that do not use the chip."
         )
         .is_empty());
+    }
+
+    #[test]
+    fn a_negation_of_what_a_check_is_meant_to_find_denies_nothing() {
+        let negated_words = |text: &str| words_denied(text, &[CueKind::Negation]);
+        // Round forty (glen-11).
+        assert!(negated_words(
+            "It also lent the team two thermal cameras, used to check that volunteers were not \
+             missing females hidden in long grass."
+        )
+        .is_empty());
+        assert!(negated_words("Staff make sure the pumps do not run dry.").is_empty());
+        // A plain denial after a check is still one.
+        assert_eq!(
+            negated_words("The team checked the verges. Volunteers did not find any females."),
+            ["find", "femal"]
+        );
+    }
+
+    #[test]
+    fn nobody_doing_more_is_the_one_compared_doing_most() {
+        let negated_words = |text: &str| words_denied(text, &[CueKind::Negation]);
+        // Round forty (pylon-03): the other arm is the sentence before's subject.
+        assert!(negated_words("No one in the division scored more.").is_empty());
+        assert!(negated_words("Nobody has won more.").is_empty());
+        // A "no" before the comparative denies the comparison; a plain "no one" the act.
+        assert!(!negated_words("The women were no more susceptible than the men.").is_empty());
+        assert!(!negated_words("No one in the division scored.").is_empty());
     }
 
     #[test]

@@ -11,7 +11,7 @@ use super::attribution;
 use super::clause;
 use super::compare::{self, NumberFit};
 use super::lex::{fold, forms_of, is_stopword};
-use super::lexicon::{self, Dimension};
+use super::lexicon::{self, Bound, Dimension};
 use super::numbers::{tally_pairs, Measure, Quantity};
 use super::opposite;
 use super::placing;
@@ -417,13 +417,16 @@ pub fn align(
                 NumberFit::InContext
             }
             NumberFit::Missing if q.identifier => NumberFit::NameOnly,
-            NumberFit::Missing if topic.states(k) => NumberFit::Elsewhere,
+            NumberFit::Missing if topic.states(k) || year_of_dated_day(claim, q, sentence) => {
+                NumberFit::Elsewhere
+            }
             NumberFit::Missing
                 if spans_years(q, sentence)
                     || years_apart(claim, q, sentence)
                     || years_between(claim, q, sentence)
                     || age_at_death(claim, q, sentence)
                     || change_worked_out(claim, q, sentence)
+                    || ratio_of_two(claim, q, sentence)
                     || stated_difference(claim, q)
                         .is_some_and(|rising| difference_of_two(q, sentence, rising)) =>
             {
@@ -1139,6 +1142,81 @@ fn difference_of_two(q: &Quantity, sentence: &Analysis, rising: Option<bool>) ->
                 None => true,
             };
             direction_ok && (change.abs() - q.value).abs() <= tolerance
+        })
+    })
+}
+
+/// Whether the claim's year dates a day the sentence gives without one ("published on 4 March
+/// 2027" against "published on 4 March"): a news page leaves its own year to its date line,
+/// so the year is the page's to state, not the sentence's to gainsay.
+fn year_of_dated_day(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
+    if q.measure != Measure::Year {
+        return false;
+    }
+    let Some(day) = claim
+        .quantities
+        .iter()
+        // "4 March 2027": the month's word may stand between the day's figure and the year.
+        .find(|d| {
+            matches!(d.measure, Measure::Day(_))
+                && d.span.end <= q.span.start
+                && q.span.start - d.span.end <= 1
+        })
+    else {
+        return false;
+    };
+    sentence.quantities.iter().enumerate().any(|(k, d)| {
+        d.measure == day.measure
+            && d.value == day.value
+            && sentence
+                .quantities
+                .get(k + 1)
+                .is_none_or(|y| y.measure != Measure::Year || y.span.start > d.span.end)
+    })
+}
+
+/// Whether the claim's ratio ("roughly seven times as many males", "three times higher") is
+/// the one between two of the sentence's values of one kind ("4.3 males a night; those under
+/// streetlamps caught 0.6"): the larger over the smaller, within the claim's rounding (and a
+/// hedge's share, for a hedged ratio) and the two values' own. Years and shares of a whole
+/// are left out.
+fn ratio_of_two(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
+    let times = claim.form(q.span.end) == Some(fold("times").as_str());
+    if !q.difference || !times || q.value <= 1.0 {
+        return false;
+    }
+    let slack = if q.hedged {
+        q.tolerance.max(q.value * compare::HEDGE_TOLERANCE)
+    } else {
+        q.tolerance
+    };
+    let kin: Vec<&Quantity> = sentence
+        .quantities
+        .iter()
+        .filter(|p| {
+            p.measure != Measure::Year
+                && !p.difference
+                && !p.identifier
+                && !p.compound
+                && p.value > 0.0
+                && p.share.is_none()
+        })
+        .collect();
+    kin.iter().enumerate().any(|(k, a)| {
+        kin[k + 1..].iter().any(|b| {
+            if !compare::same_slot(a, b, true) {
+                return false;
+            }
+            let (big, small) = if a.value > b.value { (a, b) } else { (b, a) };
+            // The ratio's range over the two values' rounding.
+            let low = (big.value - big.tolerance) / (small.value + small.tolerance);
+            let high = (big.value + big.tolerance) / (small.value - small.tolerance).max(1e-9);
+            let (from, to) = (q.value - slack, q.value + slack);
+            match q.bound {
+                Some(Bound::AtLeast) => high > q.value,
+                Some(Bound::AtMost) => low < q.value,
+                _ => high >= from && low <= to,
+            }
         })
     })
 }
@@ -2601,6 +2679,51 @@ mod tests {
         // "Not lead-free" says the lead is there.
         let a = aligned("The paint is not lead-free.", page);
         assert!(a.polarity_differs(), "{}", a.describe());
+    }
+
+    #[test]
+    fn a_year_dating_a_day_the_sentence_gives_without_one_is_the_page_s() {
+        // Round forty (glen-01): a news page leaves its year to the date line.
+        let sentence = "The study was published on 4 March in the journal Insect Ecology.";
+        let a = aligned(
+            "The study was published in Insect Ecology on 4 March 2027.",
+            sentence,
+        );
+        assert!(a.numbers_agree(), "{}", a.describe());
+        assert!(
+            a.numbers.contains(&NumberFit::Elsewhere),
+            "{}",
+            a.describe()
+        );
+        // Another day is no help, nor is a year the sentence gives itself.
+        let a = aligned(
+            "The study was published in Insect Ecology on 5 March 2027.",
+            sentence,
+        );
+        assert!(!a.numbers_agree(), "{}", a.describe());
+        let a = aligned(
+            "The study was published in Insect Ecology on 4 March 2027.",
+            "The study was published on 4 March 2026 in the journal Insect Ecology.",
+        );
+        assert!(!a.numbers_agree(), "{}", a.describe());
+    }
+
+    #[test]
+    fn a_ratio_is_worked_out_from_two_values_of_one_kind() {
+        // Round forty (glen-06).
+        let sentence = "Traps on the dark verges caught an average of 4.3 males a night; those \
+            under streetlamps caught 0.6.";
+        let a = aligned(
+            "Traps caught roughly seven times as many males on dark verges as under \
+             streetlamps.",
+            sentence,
+        );
+        assert!(a.numbers_agree(), "{}", a.describe());
+        let a = aligned(
+            "Traps caught three times as many males on dark verges as under streetlamps.",
+            sentence,
+        );
+        assert!(!a.numbers_agree(), "{}", a.describe());
     }
 
     #[test]

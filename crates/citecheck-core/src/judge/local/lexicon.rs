@@ -146,6 +146,9 @@ pub const NUMBERED_KINDS: &[&str] = &[
 pub const SERIES_NOUNS: &[&str] = &[
     "chapter", "day", "edition", "episode", "game", "issue", "leg", "level", "part", "phase",
     "round", "season", "section", "series", "stage", "step", "volume", "week",
+    // Numbered places and labels: "lane 3", "platform 9", "track 4", "page 12".
+    "lane", "platform", "gate", "page", "room", "exit", "junction", "track", "terminal", "berth",
+    "pier", "hole",
 ];
 
 /// Verbs and relations whose two sides can trade places without changing what happened

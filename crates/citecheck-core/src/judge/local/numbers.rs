@@ -145,8 +145,20 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
             .checked_sub(1)
             .filter(|&p| lexicon::CURRENCY_PREFIXES.contains(&lower[p].as_str()))
             .and_then(|p| unit_at(&lower, p).map(|(u, _)| u));
+        let meridiem = meridiem_at(&lower, next);
         let (measure, after) = if let Some(text) = clock {
-            (Measure::Clock(text), next)
+            match meridiem {
+                Some(pm) => (Measure::Clock(time_of_day(&text, Some(pm))), next + 1),
+                None => (Measure::Clock(time_of_day(&text, None)), next),
+            }
+        } else if let Some(pm) = meridiem.filter(|_| currency.is_none()) {
+            // "10am", "5.30pm": a time of day, read as the 24-hour clock writes it.
+            let text = if decimals == 2 {
+                format!("{}:{:02}", value.trunc(), (value.fract() * 100.0).round())
+            } else {
+                format!("{value}")
+            };
+            (Measure::Clock(time_of_day(&text, Some(pm))), next + 1)
         } else if let Some(unit) = currency {
             (Measure::Unit(unit), next)
         } else if let Some(unit) = glued_unit(lexemes, &lower, next) {
@@ -1157,6 +1169,42 @@ fn carry_units_forward(lower: &[String], found: &mut [(Quantity, f64, usize)]) {
     }
 }
 
+/// Whether "am" or "pm" stands at `i` (glued or apart: "10am", "5 pm", "10 a.m." whose
+/// stops the lexer keeps in the word): `Some(true)` for the afternoon.
+fn meridiem_at(lower: &[String], i: usize) -> Option<bool> {
+    match lower.get(i).map(String::as_str) {
+        Some("am" | "a.m" | "a.m.") => Some(false),
+        Some("pm" | "p.m" | "p.m.") => Some(true),
+        _ => None,
+    }
+}
+
+/// A time of day or a clock reading as the 24-hour clock writes it, without a leading zero:
+/// "17:00" for "5pm" and "17:00", "9:30" for "09:30" and "9.30am". Readings of three parts
+/// ("2:00:35") are kept as written. `pm`: `Some(true)` after "pm", `Some(false)` after "am".
+fn time_of_day(text: &str, pm: Option<bool>) -> String {
+    let parts: Vec<&str> = text.split(':').collect();
+    let (hours, minutes) = match parts.as_slice() {
+        [h] => (h.parse::<u32>().ok(), Some(0)),
+        [h, m] if m.len() == 2 => (h.parse::<u32>().ok(), m.parse::<u32>().ok()),
+        _ => return text.to_string(),
+    };
+    let (Some(mut hours), Some(minutes)) = (hours, minutes) else {
+        return text.to_string();
+    };
+    match pm {
+        Some(afternoon) if (1..=12).contains(&hours) => {
+            hours %= 12;
+            if afternoon {
+                hours += 12;
+            }
+        }
+        Some(_) => return text.to_string(),
+        None => {}
+    }
+    format!("{hours}:{minutes:02}")
+}
+
 type NumberAt = (f64, u32, f64, Option<String>, usize);
 
 /// The number starting at `i`: value, decimals written, scale, clock text, next index.
@@ -1869,6 +1917,35 @@ mod tests {
         ] {
             let values: Vec<f64> = quantities(&lex(text)).iter().map(|q| q.value).collect();
             assert!(values.iter().all(|v| *v >= 0.0), "{text}: {values:?}");
+        }
+    }
+
+    #[test]
+    fn a_time_of_day_reads_as_the_24_hour_clock_writes_it() {
+        let clocks = |text: &str| -> Vec<String> {
+            quantities(&lex(text))
+                .into_iter()
+                .filter_map(|q| match q.measure {
+                    Measure::Clock(c) => Some(c),
+                    _ => None,
+                })
+                .collect()
+        };
+        assert_eq!(clocks("open 10am to 5pm"), ["10:00", "17:00"]);
+        assert_eq!(clocks("open 10:00 to 17:00"), ["10:00", "17:00"]);
+        assert_eq!(clocks("confirmed at 5.09pm"), ["17:09"]);
+        assert_eq!(clocks("from 09:30 until 12 pm"), ["9:30", "12:00"]);
+        assert_eq!(clocks("at 12am"), ["0:00"]);
+        // A race time keeps its three parts; a sum of money before "pm" is none.
+        assert_eq!(clocks("won in 2:00:35"), ["2:00:35"]);
+        assert!(clocks("costs \u{a3}5 pm").is_empty());
+    }
+
+    #[test]
+    fn a_numbered_place_is_a_position() {
+        for text in ["steered out of lane 3", "the train leaves from platform 9"] {
+            let found = quantities(&lex(text));
+            assert!(found.iter().all(|q| q.position), "{text}: {found:?}");
         }
     }
 

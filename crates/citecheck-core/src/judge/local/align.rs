@@ -2727,6 +2727,23 @@ mod tests {
     }
 
     #[test]
+    fn a_day_of_another_month_tied_to_the_claim_s_words_conflicts() {
+        // Round forty (pylon-13).
+        let sentence = "A record 610 watched the 2-2 draw with Cranmoor on 23 January.";
+        let a = aligned(
+            "A record crowd of 610 saw the 2-2 draw with Cranmoor on 20 March.",
+            sentence,
+        );
+        assert!(a.number_conflict(), "{}", a.describe());
+        // Untied, a day of another month is another occasion's.
+        let a = aligned(
+            "The club's annual dinner is held on 20 March.",
+            "A record 610 watched the 2-2 draw with Cranmoor on 23 January.",
+        );
+        assert!(!a.number_conflict(), "{}", a.describe());
+    }
+
+    #[test]
     fn a_value_inside_a_range_the_sentence_gives_is_no_conflict() {
         let sentence = "Researchers at the University of Portaskel followed 48,316 people aged \
             between 40 and 74 who had joined the Orland Health Survey between 2009 and 2012, \

@@ -604,6 +604,7 @@ pub fn align(
         .or_else(|| rank::ranked_first_instead(claim, sentence))
         .or_else(|| placing::misplaced(claim, sentence))
         .or_else(|| contrast_swapped(claim, sentence))
+        .or_else(|| figures_swapped(claim, sentence))
         .or_else(|| swap::traded(claim, sentence))
         .or_else(|| split_vote(claim, sentence))
         .or_else(|| still_but_died(claim, sentence));
@@ -990,6 +991,60 @@ fn fit_tallies(claim: &Analysis, sentence: &Analysis, numbers: &mut [NumberFit])
         }
     }
 }
+
+/// Two of the claim's figures that the sentence gives with each other's words after them
+/// ("51 will be offered as shared ownership and 34 for social rent" against "51 will be for
+/// social rent and 34 for shared ownership"): the figures are right and what they count is
+/// swapped. Gives a word of the swapped label. Only figures that each match one figure of
+/// the sentence, and labels that share no word with their own figure's label there.
+fn figures_swapped(claim: &Analysis, sentence: &Analysis) -> Option<String> {
+    // The content words after a figure, up to the next figure or break.
+    let label = |text: &Analysis, q: &Quantity| -> Vec<String> {
+        (q.span.end..text.forms.len())
+            .take_while(|&i| {
+                !text.quantities.iter().any(|p| p.span.contains(&i))
+                    && text.breaks.get(i).copied().flatten().is_none()
+            })
+            .filter_map(|i| text.form(i).filter(|f| text.is_content(f)))
+            .take(SWAP_LABEL_WORDS)
+            .map(str::to_string)
+            .collect()
+    };
+    let sole_match = |q: &Quantity| {
+        let mut matching = sentence.quantities.iter().filter(|p| compare::same(q, p));
+        match (matching.next(), matching.next()) {
+            (Some(p), None) => Some(p),
+            _ => None,
+        }
+    };
+    let shares = |a: &[String], b: &[String]| a.iter().find(|w| b.contains(w)).cloned();
+    let figures: Vec<(&Quantity, &Quantity)> = claim
+        .quantities
+        .iter()
+        .filter(|q| q.measure != Measure::Year && !q.identifier)
+        .filter_map(|q| sole_match(q).map(|p| (q, p)))
+        .collect();
+    for (k, &(q1, p1)) in figures.iter().enumerate() {
+        for &(q2, p2) in &figures[k + 1..] {
+            if std::ptr::eq(p1, p2) || !compare::same_slot(q1, q2, false) {
+                continue;
+            }
+            let (w1, w2) = (label(claim, q1), label(claim, q2));
+            let (s1, s2) = (label(sentence, p1), label(sentence, p2));
+            if shares(&w1, &s1).is_some() || shares(&w2, &s2).is_some() {
+                continue;
+            }
+            if let (Some(word), Some(_)) = (shares(&w1, &s2), shares(&w2, &s1)) {
+                return Some(word);
+            }
+        }
+    }
+    None
+}
+
+/// How many content words after a figure are read as what it counts, for
+/// [`figures_swapped`].
+const SWAP_LABEL_WORDS: usize = 4;
 
 fn contrast_swapped(claim: &Analysis, sentence: &Analysis) -> Option<String> {
     let contrasted = |text: &Analysis| -> Vec<(String, usize)> {
@@ -2741,6 +2796,30 @@ mod tests {
             "A record 610 watched the 2-2 draw with Cranmoor on 23 January.",
         );
         assert!(!a.number_conflict(), "{}", a.describe());
+    }
+
+    #[test]
+    fn figures_given_each_other_s_labels_are_swapped() {
+        // Round forty (cinder-14).
+        let sentence = "Of the 85, 51 will be for social rent and 34 for shared ownership.";
+        let a = aligned(
+            "Of the 85 affordable homes, 51 will be offered as shared ownership and 34 for \
+             social rent.",
+            sentence,
+        );
+        assert!(a.polarity_differs(), "{}", a.describe());
+        let a = aligned(
+            "Of the 85 affordable homes, 51 will be for social rent and 34 for shared \
+             ownership.",
+            sentence,
+        );
+        assert!(!a.polarity_differs(), "{}", a.describe());
+        // Labels the sentence does not set against each other swap nothing.
+        let a = aligned(
+            "Of the 85 homes, 51 are for families and 34 for shared ownership.",
+            sentence,
+        );
+        assert!(!a.polarity_differs(), "{}", a.describe());
     }
 
     #[test]

@@ -1236,7 +1236,8 @@ fn year_of_dated_day(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> boo
 /// hedge's share, for a hedged ratio) and the two values' own. Years and shares of a whole
 /// are left out.
 fn ratio_of_two(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
-    let times = claim.form(q.span.end) == Some(fold("times").as_str());
+    let times = claim.form(q.span.end) == Some(fold("times").as_str())
+        || q.text.eq_ignore_ascii_case("twice");
     if !q.difference || !times || q.value <= 1.0 {
         return false;
     }
@@ -2765,6 +2766,21 @@ mod tests {
 
     #[test]
     fn a_ratio_is_worked_out_from_two_values_of_one_kind() {
+        // Round forty (sorrel-05): "twice" is a ratio of two.
+        let sentence = "Of those taking a tablet every day, 31% stopped within eight weeks, \
+            compared with 12% of those taking one on alternate days.";
+        let a = aligned(
+            "Patients taking it every day were more than twice as likely to stop within eight \
+             weeks as those taking it on alternate days.",
+            sentence,
+        );
+        assert!(a.numbers_agree(), "{}", a.describe());
+        let a = aligned(
+            "Patients taking it every day were more than four times as likely to stop within \
+             eight weeks as those taking it on alternate days.",
+            sentence,
+        );
+        assert!(!a.numbers_agree(), "{}", a.describe());
         // Round forty (glen-06).
         let sentence = "Traps on the dark verges caught an average of 4.3 males a night; those \
             under streetlamps caught 0.6.";

@@ -310,6 +310,7 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
                 difference: difference_at(&lower, after.max(i + 1))
                     || counted_difference
                     || ratio_at(&lower, after.max(i + 1))
+                    || lower[i] == "twice"
                     || relative
                     || increment_at(&lower, start)
                     || named_difference_at(&lower, start),
@@ -1405,6 +1406,15 @@ fn number_words(lexemes: &[Lexeme<'_>], lower: &[String], i: usize) -> Option<(f
             .map(|&(_, v)| v)
     };
     let first = lower[i].as_str();
+    // "twice as many", "twice larger": a ratio of two (see [`ratio_at`]); "won twice" counts
+    // times, which are no quantity here.
+    if first == "twice"
+        && lower
+            .get(i + 1)
+            .is_some_and(|w| w == "as" || is_comparative(w))
+    {
+        return Some((2.0, i + 1));
+    }
     // "half an hour", "half a second", "half a million".
     if first == "half"
         && lower

@@ -12,7 +12,7 @@ use super::clause;
 use super::compare::{self, NumberFit};
 use super::lex::{fold, forms_of, is_stopword};
 use super::lexicon::{self, Bound, Dimension};
-use super::numbers::{tally_pairs, Measure, Quantity};
+use super::numbers::{self, tally_pairs, Measure, Quantity};
 use super::opposite;
 use super::placing;
 use super::prospect;
@@ -437,6 +437,15 @@ pub fn align(
             // ("five years before launch") is about something else.
             NumberFit::Conflict if between_own_years(claim, q, sentence) => NumberFit::Match,
             NumberFit::Conflict if within_a_range(q, sentence) => NumberFit::Missing,
+            // The rival is the claim's value multiplied: the sentence's equal value, if any,
+            // is the claim's.
+            NumberFit::Conflict if multiplied_in_claim(claim, q, sentence) => {
+                if sentence.quantities.iter().any(|p| compare::same(q, p)) {
+                    NumberFit::Match
+                } else {
+                    NumberFit::Missing
+                }
+            }
             NumberFit::Conflict if difference_of_two(q, sentence, None) => NumberFit::Missing,
             NumberFit::Conflict if year_before_named(claim, q, sentence) => NumberFit::Missing,
             fit => fit,
@@ -1236,9 +1245,7 @@ fn year_of_dated_day(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> boo
 /// hedge's share, for a hedged ratio) and the two values' own. Years and shares of a whole
 /// are left out.
 fn ratio_of_two(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
-    let times = claim.form(q.span.end) == Some(fold("times").as_str())
-        || q.text.eq_ignore_ascii_case("twice");
-    if !q.difference || !times || q.value <= 1.0 {
+    if !q.difference || !is_ratio(claim, q) || q.value <= 1.0 {
         return false;
     }
     let slack = if q.hedged {
@@ -1275,6 +1282,39 @@ fn ratio_of_two(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
             }
         })
     })
+}
+
+/// Whether the claim multiplies its value `q` by a ratio it states ("a population of around
+/// 6,400 nearly quadruples in August") and the sentence gives the result ("in August the town
+/// holds something like 25,000"): that figure is the value after the change, not a rival.
+fn multiplied_in_claim(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
+    let ratios: Vec<f64> = claim
+        .quantities
+        .iter()
+        .filter(|r| r.difference && is_ratio(claim, r))
+        .map(|r| r.value)
+        .collect();
+    !ratios.is_empty()
+        && q.value > 0.0
+        && sentence.quantities.iter().any(|p| {
+            p.measure != Measure::Year
+                && !p.difference
+                && ratios.iter().any(|r| {
+                    let ratio = (p.value / q.value).max(q.value / p.value);
+                    (ratio - r).abs() <= r * MULTIPLIED_SLACK
+                })
+        })
+}
+
+/// How far a value after a stated multiplying may be from the exact product, as a share of the
+/// ratio: "nearly quadruples" for 6,400 to 25,000 (3.9 times).
+const MULTIPLIED_SLACK: f64 = 0.15;
+
+/// Whether the claim's difference `r` is a ratio: "seven times", "twice", "doubled".
+fn is_ratio(claim: &Analysis, r: &Quantity) -> bool {
+    claim.form(r.span.end) == Some(fold("times").as_str())
+        || r.text.eq_ignore_ascii_case("twice")
+        || numbers::multiplier(&r.text.to_lowercase()).is_some()
 }
 
 /// Words of a change upwards and downwards, as folded forms or their starts ("up", "down"
@@ -2766,6 +2806,19 @@ mod tests {
 
     #[test]
     fn a_ratio_is_worked_out_from_two_values_of_one_kind() {
+        // Round forty (beacon-08): a verb of multiplying.
+        let sentence = "About 6,400 people live here all year, but in August the town holds \
+            something like 25,000.";
+        let a = aligned(
+            "The town's population of around 6,400 nearly quadruples in August.",
+            sentence,
+        );
+        assert!(a.numbers_agree(), "{}", a.describe());
+        let a = aligned(
+            "The town's population of around 6,400 doubles in August.",
+            sentence,
+        );
+        assert!(!a.numbers_agree(), "{}", a.describe());
         // Round forty (sorrel-05): "twice" is a ratio of two.
         let sentence = "Of those taking a tablet every day, 31% stopped within eight weeks, \
             compared with 12% of those taking one on alternate days.";

@@ -311,6 +311,7 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
                     || counted_difference
                     || ratio_at(&lower, after.max(i + 1))
                     || lower[i] == "twice"
+                    || multiplier(&lower[i]).is_some()
                     || relative
                     || increment_at(&lower, start)
                     || named_difference_at(&lower, start),
@@ -916,6 +917,22 @@ fn increment_at(lower: &[String], i: usize) -> bool {
     })
 }
 
+/// The ratio a verb of multiplying states ("doubled", "trebles", "quadrupling", "halved": the
+/// larger value over the smaller). Not "double" or "doubles" alone, which are as often a room,
+/// a drink or a game of tennis.
+pub fn multiplier(word: &str) -> Option<f64> {
+    let stem = ["ed", "ing", "es"]
+        .iter()
+        .find_map(|end| word.strip_suffix(end))?;
+    match stem {
+        "doubl" if word != "doubles" => Some(2.0),
+        "tripl" | "trebl" => Some(3.0),
+        "quadrupl" => Some(4.0),
+        "halv" => Some(2.0),
+        _ => None,
+    }
+}
+
 /// Whether the quantity ending before `end` is a ratio of two values: "four times larger",
 /// "three times as many", "twice as long" is no count of anything.
 fn ratio_at(lower: &[String], end: usize) -> bool {
@@ -1414,6 +1431,10 @@ fn number_words(lexemes: &[Lexeme<'_>], lower: &[String], i: usize) -> Option<(f
             .is_some_and(|w| w == "as" || is_comparative(w))
     {
         return Some((2.0, i + 1));
+    }
+    // "doubled", "nearly quadruples", "halved": a change by that ratio.
+    if let Some(factor) = multiplier(first) {
+        return Some((factor, i + 1));
     }
     // "half an hour", "half a second", "half a million".
     if first == "half"

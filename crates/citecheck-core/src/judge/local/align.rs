@@ -1617,13 +1617,7 @@ const RELATIVE_TIME: &[&str] = &["after", "later", "before", "earlier"];
 fn dated_span(claim: &Analysis, q: &Quantity) -> bool {
     static RELATIVE: OnceLock<Vec<String>> = OnceLock::new();
     let relative = RELATIVE.get_or_init(|| forms_of(RELATIVE_TIME));
-    let before = |back: usize| {
-        q.span
-            .start
-            .checked_sub(back)
-            .and_then(|p| claim.form(p))
-            .unwrap_or("")
-    };
+    let before = |back: usize| claim.form_before(q.span.start, back);
     let continued = matches!(before(1), "another" | "further");
     continued
         || first_in(claim, q, before(1))

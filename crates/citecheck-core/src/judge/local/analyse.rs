@@ -692,6 +692,14 @@ impl Analysis {
         self.forms.get(i).and_then(|f| f.as_deref())
     }
 
+    /// The form `back` lexemes before lexeme `at`, or "" when there is none (the text's start,
+    /// a number, punctuation): for rules that look at the words right before a figure.
+    pub fn form_before(&self, at: usize, back: usize) -> &str {
+        at.checked_sub(back)
+            .and_then(|i| self.form(i))
+            .unwrap_or("")
+    }
+
     /// Whether `form` is one of this text's content words.
     pub fn is_content(&self, form: &str) -> bool {
         self.content.iter().any(|(c, _)| c == form)

@@ -760,13 +760,7 @@ pub(super) fn measured_against(sentence: &Analysis, a: &Quantity, b: &Quantity) 
     if b.span.start < a.span.end {
         return false;
     }
-    let word = |back: usize| {
-        b.span
-            .start
-            .checked_sub(back)
-            .and_then(|i| sentence.form(i))
-            .unwrap_or("")
-    };
+    let word = |back: usize| sentence.form_before(b.span.start, back);
     let compared = matches!(word(1), "with" | "to") && word(2).starts_with("compar");
     compared || to_from(sentence, a, b) || earlier_value(sentence, b)
 }

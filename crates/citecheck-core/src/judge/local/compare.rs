@@ -268,8 +268,7 @@ pub fn comparable(a: &Measure, b: &Measure, loose: bool) -> bool {
                 )
         }
         (Year, Year) | (Clock(_), Clock(_)) | (Bare, Bare) | (Age, Age) => true,
-        // A day of another month is the claim date's rival only when words tie it there.
-        (Day(x), Day(y)) => loose || x == y,
+        (Day(x), Day(y)) => x == y,
         (Noun(x), Noun(y)) => loose || x == y,
         (Noun(_), Bare) | (Bare, Noun(_)) => true,
         (Unit(_), Bare) | (Bare, Unit(_)) => loose,

@@ -389,8 +389,10 @@ fn read_signs(lexemes: &[Lexeme<'_>], lower: &[String], found: &mut Vec<(Quantit
                 && hyphen.start + 1 == lexemes[q.span.start].start
                 && p.checked_sub(1).is_none_or(|o| {
                     let before = &lexemes[o];
-                    before.start + before.text.len() < hyphen.start
-                        || before.text.chars().all(|c| "([\u{201c}\"".contains(c))
+                    // "12 -15°C" is a range typed loosely, not minus 15.
+                    before.kind != LexKind::Number
+                        && (before.start + before.text.len() < hyphen.start
+                            || before.text.chars().all(|c| "([\u{201c}\"".contains(c)))
                 })
         };
         let minus_sign =
@@ -1943,6 +1945,7 @@ mod tests {
         // sign.
         for text in [
             "between 12 - 15 \u{b0}C",
+            "stayed at 12 -15\u{b0}C",
             "pages 3 -4",
             "a score of -2 on the scale",
         ] {

@@ -11,7 +11,7 @@ use crate::testset::page_markdown;
 
 /// Measured claim accuracy of `local-v1` on the set (lexical ranker): 0.590 (1470/2492) when
 /// issue 18's fortieth and forty-first rounds joined it (306 claims on eighteen pages; round
-/// forty 87 right after the rules it shaped, round forty-one 91, verdicts unread; the floor kept
+/// forty 88 right after the rules it shaped, round forty-one 91, verdicts unread; the floor kept
 /// at 0.58); 0.589 (1287/2186) when
 /// issue 18's thirty-ninth round joined it (68 claims on four pages, 35 right with both the
 /// judge of its session's start and its final judge; the floor kept at 0.58); 0.591

@@ -12,7 +12,7 @@ use super::clause;
 use super::compare::{self, NumberFit};
 use super::lex::{fold, forms_of, is_stopword};
 use super::lexicon::{self, Bound, Dimension};
-use super::numbers::{self, tally_pairs, Measure, Quantity};
+use super::numbers::{tally_pairs, Measure, Quantity};
 use super::opposite;
 use super::placing;
 use super::prospect;
@@ -426,7 +426,7 @@ pub fn align(
                     || years_between(claim, q, sentence)
                     || age_at_death(claim, q, sentence)
                     || change_worked_out(claim, q, sentence)
-                    || ratio_of_two(claim, q, sentence)
+                    || ratio_of_two(q, sentence)
                     || stated_difference(claim, q)
                         .is_some_and(|rising| difference_of_two(q, sentence, rising)) =>
             {
@@ -1245,8 +1245,8 @@ fn year_of_dated_day(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> boo
 /// streetlamps caught 0.6"): the larger over the smaller, within the claim's rounding (and a
 /// hedge's share, for a hedged ratio) and the two values' own. Years and shares of a whole
 /// are left out.
-fn ratio_of_two(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
-    if !q.difference || !is_ratio(claim, q) || q.value <= 1.0 {
+fn ratio_of_two(q: &Quantity, sentence: &Analysis) -> bool {
+    if !q.ratio || q.value <= 1.0 {
         return false;
     }
     let slack = if q.hedged {
@@ -1294,7 +1294,7 @@ fn multiplied_in_claim(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> b
         .iter()
         // The claim's value is what is multiplied: it stands before the ratio ("6,400 nearly
         // quadruples"), not after it ("quadrupled to 400", the product).
-        .filter(|r| r.difference && is_ratio(claim, r) && q.span.end <= r.span.start)
+        .filter(|r| r.ratio && q.span.end <= r.span.start)
         .map(|r| r.value)
         .collect();
     !ratios.is_empty()
@@ -1312,13 +1312,6 @@ fn multiplied_in_claim(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> b
 /// How far a value after a stated multiplying may be from the exact product, as a share of the
 /// ratio: "nearly quadruples" for 6,400 to 25,000 (3.9 times).
 const MULTIPLIED_SLACK: f64 = 0.15;
-
-/// Whether the claim's difference `r` is a ratio: "seven times", "twice", "doubled".
-fn is_ratio(claim: &Analysis, r: &Quantity) -> bool {
-    claim.form(r.span.end) == Some(fold("times").as_str())
-        || r.text.eq_ignore_ascii_case("twice")
-        || numbers::multiplier(&r.text.to_lowercase()).is_some()
-}
 
 /// Words of a change upwards and downwards, as folded forms or their starts ("up", "down"
 /// and "cut" are read whole): "rose by", "was reduced by".
@@ -1357,7 +1350,14 @@ fn stated_difference(claim: &Analysis, q: &Quantity) -> Option<Option<bool>> {
         return Some(after);
     }
     let mut i = q.span.start;
-    let hedge = |f: &str| lexicon::HEDGES.iter().any(|h| *h == f || fold(h) == f);
+    static HEDGE_FORMS: OnceLock<Vec<String>> = OnceLock::new();
+    let hedges = HEDGE_FORMS.get_or_init(|| {
+        lexicon::HEDGES
+            .iter()
+            .flat_map(|h| [h.to_string(), fold(h)])
+            .collect()
+    });
+    let hedge = |f: &str| hedges.iter().any(|h| h == f);
     while i > 0 && claim.form(i - 1).is_some_and(hedge) {
         i -= 1;
     }

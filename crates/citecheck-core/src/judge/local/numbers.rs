@@ -58,6 +58,9 @@ pub struct Quantity {
     /// comparison of two values, which fills another slot than either value; or an amount on
     /// top of another ("a further 70 jobs").
     pub difference: bool,
+    /// A ratio of two values ("seven times as many", "twice as long", "doubled", "nearly
+    /// quadruples"): a difference whose value is how many times one value is the other.
+    pub ratio: bool,
     /// A part of a whole the text gives beside it ("420 of the 1,150 jobs"): the part's share
     /// of the whole in percent, which a claim's share ("more than a third of the jobs") states.
     pub share: Option<f64>,
@@ -126,6 +129,7 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
                     hyphened_name: false,
                     identifier: false,
                     difference: difference_at(&lower, next) || relative,
+                    ratio: false,
                     share: None,
                     tally: false,
                     whole: None,
@@ -290,6 +294,9 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
             .collect::<Vec<_>>()
             .join(" ");
         let relative = relative_at(&lower, after.max(i + 1), &measure);
+        let ratio = ratio_at(&lower, after.max(i + 1))
+            || lower[i] == "twice"
+            || multiplier(&lower[i]).is_some();
         // The noun a number counts is not in its span: "400 mAh more than" is a difference.
         let counted_difference =
             matches!(measure, Measure::Noun(_)) && difference_at(&lower, after.max(i + 1) + 1);
@@ -309,12 +316,11 @@ pub fn quantities(lexemes: &[Lexeme<'_>]) -> Vec<Quantity> {
                 identifier,
                 difference: difference_at(&lower, after.max(i + 1))
                     || counted_difference
-                    || ratio_at(&lower, after.max(i + 1))
-                    || lower[i] == "twice"
-                    || multiplier(&lower[i]).is_some()
+                    || ratio
                     || relative
                     || increment_at(&lower, start)
                     || named_difference_at(&lower, start),
+                ratio,
                 share: None,
                 tally: false,
                 whole: None,
@@ -577,6 +583,7 @@ fn mark_positions(
             hyphened_name: false,
             identifier: false,
             difference: false,
+            ratio: false,
             share: None,
             tally: false,
             whole: None,
@@ -922,7 +929,7 @@ fn increment_at(lower: &[String], i: usize) -> bool {
 /// The ratio a verb of multiplying states ("doubled", "trebles", "quadrupling", "halved": the
 /// larger value over the smaller). Not "double" or "doubles" alone, which are as often a room,
 /// a drink or a game of tennis.
-pub fn multiplier(word: &str) -> Option<f64> {
+fn multiplier(word: &str) -> Option<f64> {
     let stem = ["ed", "ing", "es"]
         .iter()
         .find_map(|end| word.strip_suffix(end))?;

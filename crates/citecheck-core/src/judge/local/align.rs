@@ -12,7 +12,7 @@ use super::clause;
 use super::compare::{self, NumberFit};
 use super::lex::{fold, forms_of, is_stopword};
 use super::lexicon::{self, Bound, Dimension};
-use super::numbers::{tally_pairs, Measure, Quantity};
+use super::numbers::{self, tally_pairs, Measure, Quantity};
 use super::opposite;
 use super::placing;
 use super::prospect;
@@ -427,6 +427,7 @@ pub fn align(
                     || age_at_death(claim, q, sentence)
                     || change_worked_out(claim, q, sentence)
                     || ratio_of_two(q, sentence)
+                    || share_of_two(claim, q, sentence)
                     || stated_difference(claim, q)
                         .is_some_and(|rising| difference_of_two(q, sentence, rising)) =>
             {
@@ -447,6 +448,7 @@ pub fn align(
                 }
             }
             NumberFit::Conflict if difference_of_two(q, sentence, None) => NumberFit::Missing,
+            NumberFit::Conflict if whole_of_a_share(claim, q, sentence) => NumberFit::Missing,
             NumberFit::Conflict if year_before_named(claim, q, sentence) => NumberFit::Missing,
             fit => fit,
         })
@@ -1284,6 +1286,104 @@ fn ratio_of_two(q: &Quantity, sentence: &Analysis) -> bool {
         })
     })
 }
+
+/// Whether the claim's share ("about a fifth of its normal April rainfall", "around a sixth of
+/// the price of a new one") is one of the sentence's values over a larger one of the same kind
+/// ("11 mm of rain in April, against an average of 55 mm"; "for \u{a3}6,500 (a new one was
+/// \u{a3}38,000"), or over a whole the claim itself names after the share ("close to
+/// three-quarters of the project's \u{a3}5.4m bill"): within the share's rounding and a hedge's
+/// slack; a bound ("less than a fifth") holds on its side and within [`SHARE_BOUND_REACH`] of
+/// the bound. Not a share the claim gives as a change ("cut by a quarter") or a comparison.
+fn share_of_two(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
+    if !is_plain_share(claim, q) {
+        return false;
+    }
+    let parts: Vec<&Quantity> = sentence.quantities.iter().filter(|p| amount(p)).collect();
+    let wholes: Vec<&Quantity> = parts
+        .iter()
+        .copied()
+        .chain(
+            claim
+                .quantities
+                .iter()
+                .filter(|w| w.span.start >= q.span.end && amount(w)),
+        )
+        .collect();
+    parts
+        .iter()
+        .any(|part| wholes.iter().any(|whole| share_over(q, part, whole)))
+}
+
+/// Whether the claim's value `q` is the whole of a share the claim gives before it and works
+/// out from a part in the sentence ("roughly 40% of the reserve's \u{a3}312,000 running costs"
+/// against "Members and donors gave \u{a3}128,000 of that"): the sentence's other amounts are
+/// parts of that whole, not rivals of it.
+fn whole_of_a_share(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
+    amount(q)
+        && claim.quantities.iter().any(|share| {
+            share.span.end <= q.span.start
+                && is_plain_share(claim, share)
+                && sentence
+                    .quantities
+                    .iter()
+                    .any(|part| amount(part) && share_over(share, part, q))
+        })
+}
+
+/// Whether `q` is a share the claim states plainly, neither as a change ("cut by a quarter")
+/// nor as a comparison, and below the whole.
+fn is_plain_share(claim: &Analysis, q: &Quantity) -> bool {
+    numbers::is_percent(&q.measure)
+        && !q.difference
+        && !q.ratio
+        && q.value > 0.0
+        && q.value < 100.0
+        && stated_difference(claim, q).is_none()
+}
+
+/// An amount that may be a part or a whole of a share: a count or a measure, not a year, a
+/// date, a time, an age, a share itself, nor a number of a name, a position or a tally.
+fn amount(p: &Quantity) -> bool {
+    p.measure != Measure::Year
+        && !numbers::is_percent(&p.measure)
+        && !matches!(
+            p.measure,
+            Measure::Day(_) | Measure::Clock(_) | Measure::Age
+        )
+        && !p.difference
+        && !p.identifier
+        && !p.compound
+        && !p.position
+        && !p.tally
+        && p.value > 0.0
+}
+
+/// Whether `part` over `whole`, two amounts of one kind, is the share `q`: within the share's
+/// rounding (and a hedge's slack) and the two amounts' own; a bound ("less than a fifth")
+/// holds on its side and within [`SHARE_BOUND_REACH`] of the bound.
+fn share_over(q: &Quantity, part: &Quantity, whole: &Quantity) -> bool {
+    if part.value >= whole.value || !compare::same_slot(part, whole, false) {
+        return false;
+    }
+    let slack = if q.hedged {
+        q.tolerance.max(q.value * compare::HEDGE_TOLERANCE)
+    } else {
+        q.tolerance
+    };
+    // The share's range over the two values' rounding, in percent.
+    let low = 100.0 * (part.value - part.tolerance) / (whole.value + whole.tolerance);
+    let high = 100.0 * (part.value + part.tolerance) / (whole.value - whole.tolerance).max(1e-9);
+    let reach = q.value * SHARE_BOUND_REACH;
+    match q.bound {
+        Some(Bound::AtLeast) => high > q.value && low <= q.value + reach + slack,
+        Some(Bound::AtMost) => low < q.value && high >= q.value - reach - slack,
+        _ => high >= q.value - slack && low <= q.value + slack,
+    }
+}
+
+/// How far beyond a bound a worked-out share may lie, as a share of the bound: "less than a
+/// fifth" for 18%, not for 2%.
+const SHARE_BOUND_REACH: f64 = 0.25;
 
 /// Whether the claim multiplies its value `q` by a ratio it states ("a population of around
 /// 6,400 nearly quadruples in August") and the sentence gives the result ("in August the town
@@ -2815,6 +2915,73 @@ mod tests {
             "The study was published on 4 March 2026 in the journal Insect Ecology.",
         );
         assert!(!a.numbers_agree(), "{}", a.describe());
+    }
+
+    #[test]
+    fn a_share_is_worked_out_from_a_part_and_its_whole() {
+        // Round forty-one (ember-04): a bounded share of two amounts of one unit.
+        let sentence = "The weather station at Hollin recorded 11 mm of rain in April, against an \
+            average of 61 mm for the month.";
+        let a = aligned(
+            "Hollin had only 11 mm of rain in April, less than a fifth of the 61 mm the month \
+             normally brings.",
+            sentence,
+        );
+        assert!(a.numbers_agree(), "{}", a.describe());
+        let a = aligned(
+            "Hollin had only 11 mm of rain in April, about half of the 61 mm the month \
+             normally brings.",
+            sentence,
+        );
+        assert!(!a.numbers_agree(), "{}", a.describe());
+        // Without the part in the claim: the share alone is worked out.
+        let sentence = "He bought the oven in 2018 from a bakery that was closing down, for \
+            \u{a3}6,500; a new one was \u{a3}38,000.";
+        let a = aligned(
+            "He bought the oven second-hand in 2018 for around a sixth of the price of a new one.",
+            sentence,
+        );
+        assert!(a.numbers_agree(), "{}", a.describe());
+        let a = aligned(
+            "He bought the oven second-hand in 2018 for around a third of the price of a new one.",
+            sentence,
+        );
+        assert!(!a.numbers_agree(), "{}", a.describe());
+        // A bound reaches only so far: 18% is no "more than a tenth".
+        let a = aligned(
+            "He bought the oven second-hand in 2018 for more than a tenth of the price of a new \
+             one.",
+            sentence,
+        );
+        assert!(!a.numbers_agree(), "{}", a.describe());
+        // A share given as a change is no part of a whole.
+        let a = aligned(
+            "The price of the oven was cut by around a sixth in 2018.",
+            sentence,
+        );
+        assert!(!a.numbers_agree(), "{}", a.describe());
+    }
+
+    #[test]
+    fn a_whole_the_claim_works_a_share_out_of_has_no_rival_in_its_parts() {
+        // Round forty-one (heron-08): the claim names the whole after its share; the sentence
+        // lists the parts.
+        let sentence = "Members and donors gave \u{a3}128,000 of that, the scheme paid \
+            \u{a3}88,000 for managing the grassland, and the remaining \u{a3}42,000 came from \
+            grants.";
+        let a = aligned(
+            "Members and donors covered roughly 40% of the reserve's \u{a3}312,000 running \
+             costs.",
+            sentence,
+        );
+        assert!(!a.number_conflict(), "{}", a.describe());
+        // A share that no part gives leaves the whole a rival.
+        let a = aligned(
+            "Members and donors covered roughly 60% of the reserve's \u{a3}312,000 running \
+             costs.",
+            sentence,
+        );
+        assert!(a.number_conflict(), "{}", a.describe());
     }
 
     #[test]

@@ -428,6 +428,7 @@ pub fn align(
                     || change_worked_out(claim, q, sentence)
                     || ratio_of_two(q, sentence)
                     || share_of_two(claim, q, sentence)
+                    || sum_of_parts(claim, q, sentence)
                     || stated_difference(claim, q)
                         .is_some_and(|rising| difference_of_two(q, sentence, rising)) =>
             {
@@ -446,6 +447,15 @@ pub fn align(
                 } else {
                     NumberFit::Missing
                 }
+            }
+            // The claim states a difference ("six decibels over the licence limit") that two
+            // of the sentence's values make, one of which would otherwise be its rival.
+            NumberFit::Conflict
+                if stated_difference(claim, q)
+                    .flatten()
+                    .is_some_and(|rising| difference_of_two(q, sentence, Some(rising))) =>
+            {
+                NumberFit::Match
             }
             NumberFit::Conflict if difference_of_two(q, sentence, None) => NumberFit::Missing,
             NumberFit::Conflict if whole_of_a_share(claim, q, sentence) => NumberFit::Missing,
@@ -1208,7 +1218,19 @@ fn difference_of_two(q: &Quantity, sentence: &Analysis, rising: Option<bool>) ->
                 Some(false) => change < 0.0,
                 None => true,
             };
-            direction_ok && (change.abs() - q.value).abs() <= tolerance
+            let change = change.abs();
+            let reach = q.value * SHARE_BOUND_REACH;
+            direction_ok
+                && match q.bound {
+                    // "just under 100 kg" for 96 kg; "more than 150" for 160, not for 600.
+                    Some(Bound::AtMost) => {
+                        change < q.value + tolerance && change >= q.value - reach - tolerance
+                    }
+                    Some(Bound::AtLeast) => {
+                        change > q.value - tolerance && change <= q.value + reach + tolerance
+                    }
+                    _ => (change - q.value).abs() <= tolerance,
+                }
         })
     })
 }
@@ -1312,6 +1334,39 @@ fn share_of_two(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
     parts
         .iter()
         .any(|part| wholes.iter().any(|whole| share_over(q, part, whole)))
+}
+
+/// Whether the claim's value `q` is the total of two of the claim's own figures of its kind
+/// that the sentence states ("roughly \u{a3}2.3 million: \u{a3}2.1 million from the institute
+/// and \u{a3}180,000 from the charity"), within the total's rounding, a hedge's slack and the
+/// parts' own. Not any figures of the sentence that happen to add up: a page's prices and
+/// fees sum to many a round amount.
+fn sum_of_parts(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
+    if !amount(q) || q.bound.is_some() {
+        return false;
+    }
+    let hedge = if q.hedged {
+        q.value * compare::HEDGE_TOLERANCE
+    } else {
+        0.0
+    };
+    let adds_to = |parts: &[&Quantity]| {
+        let sum: f64 = parts.iter().map(|p| p.value).sum();
+        let tolerance: f64 = q.tolerance + hedge + parts.iter().map(|p| p.tolerance).sum::<f64>();
+        parts.len() >= 2 && (sum - q.value).abs() <= tolerance
+    };
+    let of_its_kind = |p: &&Quantity| amount(p) && p.measure == q.measure && p.value < q.value;
+    let stated = |p: &Quantity| sentence.quantities.iter().any(|s| compare::same(p, s));
+    let own: Vec<&Quantity> = claim
+        .quantities
+        .iter()
+        .filter(|p| !std::ptr::eq(*p, q))
+        .filter(of_its_kind)
+        .filter(|p| stated(p))
+        .collect();
+    own.iter()
+        .enumerate()
+        .any(|(k, a)| own[k + 1..].iter().any(|b| adds_to(&[a, b])))
 }
 
 /// Whether the claim's value `q` is the whole of a share the claim gives before it and works
@@ -1449,6 +1504,42 @@ fn stated_difference(claim: &Analysis, q: &Quantity) -> Option<Option<bool>> {
         });
         return Some(after);
     }
+    // A difference from a mark the claim names after the figure: "six decibels over the
+    // licence limit", "140 metres below the top". A determiner must follow, so that an age
+    // ("aged 18 and over") or a height above sea level is no difference.
+    let past = match claim.form(q.span.end) {
+        Some("over" | "above" | "beyond") => Some(true),
+        Some("below" | "under") => Some(false),
+        Some("short") if claim.form(q.span.end + 1) == Some("of") => Some(false),
+        _ => None,
+    };
+    if let Some(up) = past {
+        let mark = if claim.form(q.span.end + 1) == Some("of") {
+            q.span.end + 2
+        } else {
+            q.span.end + 1
+        };
+        // "warmed by 0.7\u{b0}C over the decade": a stretch of time is no mark.
+        let a_time =
+            (mark + 1..mark + 3).any(|i| claim.form(i).is_some_and(|f| one_of(PERIODS, f)));
+        if claim
+            .form(mark)
+            .is_some_and(|f| MARK_DETERMINERS.contains(&f))
+            && !a_time
+        {
+            return Some(Some(up));
+        }
+    }
+    // What is left of a whole or saved from it: "leaving it with just under 100 kg", "save
+    // about \u{a3}600,000 a year". Which of the two values is the larger the claim leaves open.
+    let remainder = (q.span.start.saturating_sub(REMAINDER_REACH)..q.span.start).any(|i| {
+        claim
+            .form(i)
+            .is_some_and(|f| f == "left" || one_of(REMAINS, f))
+    });
+    if remainder {
+        return Some(None);
+    }
     let mut i = q.span.start;
     static HEDGE_FORMS: OnceLock<Vec<String>> = OnceLock::new();
     let hedges = HEDGE_FORMS.get_or_init(|| {
@@ -1464,6 +1555,14 @@ fn stated_difference(claim: &Analysis, q: &Quantity) -> Option<Option<bool>> {
     if i < 2 || claim.form(i - 1) != Some("by") {
         return None;
     }
+    // "overrunning Welburn's estimate by": the verb of passing stands before its object.
+    let passes = (i.saturating_sub(2 + EXCEEDS_REACH)..i - 1).any(|k| {
+        claim.form(k).is_some_and(|f| one_of(EXCEEDS, f))
+            && (k + 1..i - 1).all(|j| claim.breaks.get(j).is_none_or(Option::is_none))
+    });
+    if passes {
+        return Some(None);
+    }
     match claim.form(i - 2)? {
         "up" => Some(Some(true)),
         "down" | "cut" => Some(Some(false)),
@@ -1472,6 +1571,62 @@ fn stated_difference(claim: &Analysis, q: &Quantity) -> Option<Option<bool>> {
         _ => None,
     }
 }
+
+/// Words that open the mark a difference is measured from ("over the limit", "below its
+/// peak").
+const MARK_DETERMINERS: &[&str] = &[
+    "the", "its", "their", "his", "her", "a", "an", "our", "this", "that",
+];
+
+/// Stretches of time, as folded forms or their starts, that "over the" or "under a" may
+/// open instead of a mark ("over the decade", "in under a minute").
+const PERIODS: &[&str] = &[
+    "second",
+    "minut",
+    "hour",
+    "day",
+    "week",
+    "fortnight",
+    "month",
+    "year",
+    "decad",
+    "centur",
+    "period",
+    "season",
+    "summer",
+    "winter",
+    "spring",
+    "autumn",
+    "weekend",
+    "cours",
+    "past",
+    "last",
+    "next",
+    "follow",
+    "same",
+    "whole",
+    "entir",
+];
+
+/// Words of what remains of a whole or is saved from it, as folded forms or their starts; and
+/// how far before a figure they may stand ("leaving it with just under 100 kg").
+const REMAINS: &[&str] = &["leav", "remain", "sav"];
+const REMAINDER_REACH: usize = 5;
+
+/// Verbs that one value passes or falls short of another by a difference ("overran by",
+/// "exceeded by", "beat by", "missed by"), as folded forms or their starts.
+/// Which value the sentence gives first is not the claim's to say, so they give no direction.
+/// The verb may stand up to [`EXCEEDS_REACH`] words before "by", past its object.
+const EXCEEDS_REACH: usize = 4;
+const EXCEEDS: &[&str] = &[
+    "overr",
+    "exceed",
+    "beat",
+    "outstrip",
+    "overshot",
+    "overshoot",
+    "miss",
+];
 
 /// Whether the claim's span of years ("took about three years to build") is the distance
 /// between two years the sentence joins ("built between 1909 and 1912", "from 1909 to 1912",
@@ -2913,6 +3068,90 @@ mod tests {
         let a = aligned(
             "The study was published in Insect Ecology on 4 March 2027.",
             "The study was published on 4 March 2026 in the journal Insect Ecology.",
+        );
+        assert!(!a.numbers_agree(), "{}", a.describe());
+    }
+
+    #[test]
+    fn a_difference_from_a_mark_or_a_remainder_is_worked_out() {
+        // Round forty-one (fern-02): "below the" a mark the sentence gives.
+        let sentence = "The Askel rises at Askel Well, a spring at 541 metres on the eastern \
+            flank of Tarrock Fell, which at 684 metres is the highest point in Carthshire.";
+        let claim = |gap: &str| {
+            format!(
+                "Askel Well lies at 541 metres, roughly {gap} metres below the 684-metre top of \
+                 Tarrock Fell."
+            )
+        };
+        assert!(aligned(&claim("140"), sentence).numbers_agree());
+        assert!(!aligned(&claim("240"), sentence).numbers_agree());
+        // "over the" a stretch of time opens no mark.
+        let a = aligned(
+            "The fell's lead over the spring grew 143 metres over the decade.",
+            "Tarrock Fell stands at 684 metres and the spring at 541 metres.",
+        );
+        assert!(!a.numbers_agree(), "{}", a.describe());
+        // What is left (round thirty-six, probe-04), with a close bound.
+        let sentence = "It has used 214 kilograms of the 310 kilograms of xenon it carried at \
+            launch.";
+        let claim = |left: &str| {
+            format!(
+                "Kittiwake has burned 214 kg of its 310 kg of xenon, leaving it with {left} kg."
+            )
+        };
+        assert!(aligned(&claim("just under 100"), sentence).numbers_agree());
+        assert!(!aligned(&claim("just under 60"), sentence).numbers_agree());
+        assert!(!aligned(&claim("just over 100"), sentence).numbers_agree());
+        // A verb of passing a mark "by" a difference.
+        let sentence = "The final cost was \u{a3}87,400, against Welburn's estimate of \
+            \u{a3}54,000.";
+        let claim = |by: &str| {
+            format!(
+                "The canal cost \u{a3}87,400, overrunning Welburn's \u{a3}54,000 estimate by \
+                 roughly \u{a3}{by}."
+            )
+        };
+        assert!(aligned(&claim("33,000"), sentence).numbers_agree());
+        assert!(!aligned(&claim("45,000"), sentence).numbers_agree());
+    }
+
+    #[test]
+    fn a_stated_change_that_two_values_make_is_no_conflict_with_either() {
+        // Round thirty-six (marsh-03): the claim's count of birds against the sentence's two
+        // bare counts, the way the claim says.
+        let sentence = "Lapwing numbers fell again, to a peak of 1,480, against 2,600 in the \
+            survey's first winter.";
+        let a = aligned(
+            "Compared with the first winter of the survey, the lapwing peak is down by about \
+             1,100 birds, to 1,480.",
+            sentence,
+        );
+        assert!(a.numbers_agree(), "{}", a.describe());
+        let a = aligned(
+            "Compared with the first winter of the survey, the lapwing peak is up by about 1,100 \
+             birds, to 1,480.",
+            sentence,
+        );
+        assert!(!a.numbers_agree(), "{}", a.describe());
+    }
+
+    #[test]
+    fn a_total_of_the_claim_s_own_stated_parts_is_worked_out() {
+        // Round forty-one (delta-07).
+        let sentence = "The trial was funded with \u{a3}2.1 million from the institute's \
+            programme, and with \u{a3}180,000 from the charity Age Forward.";
+        let claim = |total: &str| {
+            format!(
+                "The trial's funding came to roughly \u{a3}{total} million: \u{a3}2.1 million \
+                 from the institute and \u{a3}180,000 from the charity Age Forward."
+            )
+        };
+        assert!(aligned(&claim("2.3"), sentence).numbers_agree());
+        assert!(!aligned(&claim("2.6"), sentence).numbers_agree());
+        // Figures of the sentence the claim does not give are no parts of its total.
+        let a = aligned(
+            "The trial's funding came to roughly \u{a3}2.3 million.",
+            sentence,
         );
         assert!(!a.numbers_agree(), "{}", a.describe());
     }

@@ -641,6 +641,20 @@ fn earlier_value(text: &Analysis, q: &Quantity) -> bool {
         "rais",
         "acceler",
         "decelerat",
+        // "was doubled from 256 in 3.0", "halved from 40", "extended from 90 days".
+        "doubl",
+        "tripl",
+        "trebl",
+        "quadrupl",
+        "halv",
+        "lower",
+        "widen",
+        "narrow",
+        "extend",
+        "expand",
+        "lengthen",
+        "shorten",
+        "deepen",
     ];
     let Some(from) = (q.span.start.saturating_sub(3)..q.span.start)
         .rev()
@@ -651,7 +665,11 @@ fn earlier_value(text: &Analysis, q: &Quantity) -> bool {
     (from.saturating_sub(4)..from).any(|i| {
         text.form(i)
             .is_some_and(|f| CHANGES.iter().any(|c| f.starts_with(c)))
-    })
+    }) || text
+        .quantities
+        // "was doubled from 256": a verb of multiplying is read as a ratio, not a word.
+        .iter()
+        .any(|r| r.ratio && r.span.end <= from && r.span.end + 4 > from)
 }
 
 /// The preposition right before the number at lexeme `start` (an article between) when it
@@ -1320,6 +1338,26 @@ mod tests {
         // A claim that gives it as where the change started states it.
         assert_eq!(
             fit_of("Euro area inflation fell to 2.9% from 4.3%.", 4.3, sentence),
+            NumberFit::Match
+        );
+        // Round forty-one (cobalt-10): a verb of multiplying, read as a ratio, opens the
+        // change too.
+        let sentence = "The default limit of 512 simultaneous connections was doubled from 256 \
+                        in 3.0, and the highest value accepted is 16,384.";
+        assert_eq!(
+            fit_of(
+                "burnetd accepts 256 simultaneous connections by default.",
+                256.0,
+                sentence
+            ),
+            NumberFit::Conflict
+        );
+        assert_eq!(
+            fit_of(
+                "The limit was doubled from 256 simultaneous connections in 3.0.",
+                256.0,
+                sentence
+            ),
             NumberFit::Match
         );
         // "Loans from 23 lenders" is no change.

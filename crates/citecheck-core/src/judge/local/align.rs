@@ -2847,6 +2847,18 @@ mod tests {
                 "The bridge crosses the River Thames.",
                 "The bridge crosses the River Severn.",
             ),
+            // Round forty-one (ember-11): a kind of place that names many a one.
+            (
+                "The helicopters scooped their water from Scarrow Reservoir, a short flight \
+                 from the western edge of the fire.",
+                "The helicopters filled their buckets at Hollin Reservoir, a two-minute flight \
+                 from the fire's western edge, and dropped more than 1,100 loads of water \
+                 between them.",
+            ),
+            (
+                "Boat trips round the rock set off from South Quay.",
+                "Boats for the trip round the rock leave from North Quay.",
+            ),
         ] {
             let a = aligned(claim, sentence);
             assert!(a.entity_conflict.is_some(), "{claim}: {}", a.describe());

@@ -126,6 +126,12 @@ pub const NAME_HEADS: &[&str] = &[
     "river", "road", "school", "sea", "service", "society", "square", "stadium", "state",
     "station", "street", "studio", "studios", "system", "systems", "temple", "theatre",
     "theater", "tower", "treaty", "trust", "union", "university", "valley", "war", "zoo",
+    // Kinds of place and works that name many a one ("Hollin Reservoir", "North Quay").
+    "reservoir", "quay", "harbour", "harbor", "port", "pier", "dam", "observatory",
+    "laboratory", "lighthouse", "mill", "farm", "estate", "prison", "cemetery", "chapel",
+    "priory", "manor", "hill", "moor", "fell", "glacier", "peak", "beach", "marsh", "fen",
+    "wood", "woods", "loch", "firth", "strait", "channel", "cape", "peninsula", "desert",
+    "canyon", "gorge", "falls", "crater", "volcano", "reef", "basin",
 ];
 
 /// Common nouns that name one of a numbered series by its number ("Version 2.0", "Stage 9",

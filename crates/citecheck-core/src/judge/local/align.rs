@@ -429,8 +429,9 @@ pub fn align(
                     || ratio_of_two(q, sentence)
                     || share_of_two(claim, q, sentence)
                     || sum_of_parts(claim, q, sentence)
+                    || remainder_of(claim, q, sentence)
                     || stated_difference(claim, q)
-                        .is_some_and(|rising| difference_of_two(q, sentence, rising)) =>
+                        .is_some_and(|rising| difference_of_two(q, sentence, rising, false)) =>
             {
                 NumberFit::Match
             }
@@ -453,12 +454,39 @@ pub fn align(
             NumberFit::Conflict
                 if stated_difference(claim, q)
                     .flatten()
-                    .is_some_and(|rising| difference_of_two(q, sentence, Some(rising))) =>
+                    .is_some_and(|rising| difference_of_two(q, sentence, Some(rising), true)) =>
             {
                 NumberFit::Match
             }
-            NumberFit::Conflict if difference_of_two(q, sentence, None) => NumberFit::Missing,
+            // Read exactly, as before bounds reached past themselves: a bound ("fewer than
+            // 100 bikes") against two values that differ by less is still gainsaid.
+            NumberFit::Conflict
+                if difference_of_two(
+                    &Quantity {
+                        bound: None,
+                        ..q.clone()
+                    },
+                    sentence,
+                    None,
+                    false,
+                ) =>
+            {
+                NumberFit::Missing
+            }
             NumberFit::Conflict if whole_of_a_share(claim, q, sentence) => NumberFit::Missing,
+            // A share two of the sentence's amounts make ("about three-quarters of the 318p
+            // offer is paid in cash" against "240p in cash and 0.05 of a new share ..., worth
+            // 318p in total") is stated, whatever other figure stands beside them.
+            // Not against a share the sentence gives itself ("up 9%" against "a 19% rise").
+            NumberFit::Conflict
+                if !sentence
+                    .quantities
+                    .iter()
+                    .any(|p| numbers::is_percent(&p.measure))
+                    && share_of_two(claim, q, sentence) =>
+            {
+                NumberFit::Match
+            }
             NumberFit::Conflict if year_before_named(claim, q, sentence) => NumberFit::Missing,
             fit => fit,
         })
@@ -1181,7 +1209,12 @@ fn set_aside_conflicts(numbers: Vec<NumberFit>) -> Vec<NumberFit> {
 /// $1,399"): worked out from the sentence, not gainsaid by it. Years are left out: the time
 /// between two years is `spans_years`'s, and a value less a difference the sentence gives
 /// ("640 people, 40 more than in 2023") is the value before, another slot.
-fn difference_of_two(q: &Quantity, sentence: &Analysis, rising: Option<bool>) -> bool {
+fn difference_of_two(
+    q: &Quantity,
+    sentence: &Analysis,
+    rising: Option<bool>,
+    compared_only: bool,
+) -> bool {
     if q.measure == Measure::Year {
         return false;
     }
@@ -1218,21 +1251,73 @@ fn difference_of_two(q: &Quantity, sentence: &Analysis, rising: Option<bool>) ->
                 Some(false) => change < 0.0,
                 None => true,
             };
-            let change = change.abs();
-            let reach = q.value * SHARE_BOUND_REACH;
-            direction_ok
-                && match q.bound {
-                    // "just under 100 kg" for 96 kg; "more than 150" for 160, not for 600.
-                    Some(Bound::AtMost) => {
-                        change < q.value + tolerance && change >= q.value - reach - tolerance
-                    }
-                    Some(Bound::AtLeast) => {
-                        change > q.value - tolerance && change <= q.value + reach + tolerance
-                    }
-                    _ => (change - q.value).abs() <= tolerance,
-                }
+            let compared = !compared_only || compared_pair(sentence, a, b);
+            compared && direction_ok && fits_difference(q, change.abs(), tolerance)
         })
     })
+}
+
+/// Whether a difference worked out as `change` (within `tolerance`) is the claim's value `q`:
+/// within the tolerance, or on the side of a bound and within [`SHARE_BOUND_REACH`] of it
+/// ("just under 100 kg" for 96 kg; "more than 150" for 160, not for 600).
+fn fits_difference(q: &Quantity, change: f64, tolerance: f64) -> bool {
+    let reach = q.value * SHARE_BOUND_REACH;
+    match q.bound {
+        Some(Bound::AtMost) => {
+            change < q.value + tolerance && change >= q.value - reach - tolerance
+        }
+        Some(Bound::AtLeast) => {
+            change > q.value - tolerance && change <= q.value + reach + tolerance
+        }
+        _ => (change - q.value).abs() <= tolerance,
+    }
+}
+
+/// Whether the sentence itself sets its two values `a` and `b` (in order) against each other as
+/// a change or a comparison: "from a to b", "a, up from b", "a, compared with b", "a, against
+/// b". Two values merely listed ("cost \u{a3}30 in 2010 and costs \u{a3}80 today") are not.
+fn compared_pair(sentence: &Analysis, a: &Quantity, b: &Quantity) -> bool {
+    let against = |p: &Quantity| {
+        (p.span.start.saturating_sub(3)..p.span.start)
+            .any(|i| matches!(sentence.form(i), Some("against" | "versus" | "vs")))
+    };
+    anchor::change_from_to(sentence, a, b)
+        || anchor::change_from_to(sentence, b, a)
+        || anchor::measured_against(sentence, a, b)
+        || anchor::measured_against(sentence, b, a)
+        || against(b)
+}
+
+/// Whether the claim's value `q` is what remains of a whole ("leaving it with just under 100
+/// kg", "the remaining 30 staff") that the sentence marks as one, less a part of it of the same
+/// kind ("It has used 214 kilograms of the 310 kilograms"). Two values the sentence merely
+/// lists, or gives as a change, are no whole and part.
+fn remainder_of(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
+    let remainder = (q.span.start.saturating_sub(REMAINDER_REACH)..q.span.start).any(|i| {
+        claim
+            .form(i)
+            .is_some_and(|f| f == "left" || one_of(REMAINS, f))
+    });
+    if !remainder || !amount(q) {
+        return false;
+    }
+    sentence
+        .quantities
+        .iter()
+        .filter(|w| amount(w) && marked_whole(sentence, w))
+        .any(|whole| {
+            sentence.quantities.iter().any(|part| {
+                amount(part)
+                    && part.value < whole.value
+                    && compare::same_slot(part, whole, false)
+                    && compare::comparable(&q.measure, &part.measure, false)
+                    && fits_difference(
+                        q,
+                        whole.value - part.value,
+                        q.tolerance + part.tolerance + whole.tolerance,
+                    )
+            })
+        })
 }
 
 /// Whether the claim's year dates a day the sentence gives without one ("published on 4 March
@@ -1309,21 +1394,48 @@ fn ratio_of_two(q: &Quantity, sentence: &Analysis) -> bool {
     })
 }
 
-/// Whether the claim's share ("about a fifth of its normal April rainfall", "around a sixth of
-/// the price of a new one") is one of the sentence's values over a larger one of the same kind
-/// ("11 mm of rain in April, against an average of 55 mm"; "for \u{a3}6,500 (a new one was
-/// \u{a3}38,000"), or over a whole the claim itself names after the share ("close to
-/// three-quarters of the project's \u{a3}5.4m bill"): within the share's rounding and a hedge's
-/// slack; a bound ("less than a fifth") holds on its side and within [`SHARE_BOUND_REACH`] of
-/// the bound. Not a share the claim gives as a change ("cut by a quarter") or a comparison.
+/// Whether the claim's share of something ("about a fifth of its normal April rainfall",
+/// "close to three-quarters of the project's \u{a3}5.4m bill", "nine-tenths full") is one of
+/// the sentence's amounts over a larger one of the same kind: over a whole the sentence marks
+/// as one ("against an average of 61 mm", "of the 310 kilograms", "in total"), or over a whole
+/// the claim itself names after the share. The part must stand near a word of the claim, so
+/// that another item of a list ("the council \u{a3}4m and the lottery fund \u{a3}1.4m") is not
+/// taken for it, and two items of a list are never part and whole. Within the share's
+/// rounding and a hedge's slack; a bound ("less than a fifth") holds on its side and within
+/// [`SHARE_BOUND_REACH`] of the bound. Not a share the claim gives as a change ("cut by a
+/// quarter", "grew 80%"), a rate or a chance ("taxed at 40%", "a 60% chance of rain").
 fn share_of_two(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
-    if !is_plain_share(claim, q) {
+    let plain =
+        is_plain_share(claim, q) || (numbers::is_percent(&q.measure) && past_a_mark(claim, q));
+    if !plain || !shares_out(claim, q) {
         return false;
     }
+    let tied = |p: &Quantity| {
+        claim
+            .content
+            .iter()
+            .any(|(form, _)| anchor::form_near(sentence, p, form))
+    };
     let parts: Vec<&Quantity> = sentence.quantities.iter().filter(|p| amount(p)).collect();
-    let wholes: Vec<&Quantity> = parts
+    // Two items of a list ("Smith received 30,000 votes and Jones 50,000") are no part and
+    // whole, unless the sentence marks the larger as a whole.
+    let listed = |part: &Quantity, whole: &Quantity| {
+        let (first, second) = if part.span.start < whole.span.start {
+            (part, whole)
+        } else {
+            (whole, part)
+        };
+        (first.span.end..second.span.start).any(|i| {
+            matches!(
+                sentence.form(i),
+                Some("and" | "or" | "while" | "whereas" | "but")
+            )
+        })
+    };
+    let wholes: Vec<&Quantity> = sentence
+        .quantities
         .iter()
-        .copied()
+        .filter(|p| amount(p))
         .chain(
             claim
                 .quantities
@@ -1331,18 +1443,105 @@ fn share_of_two(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
                 .filter(|w| w.span.start >= q.span.end && amount(w)),
         )
         .collect();
-    parts
-        .iter()
-        .any(|part| wholes.iter().any(|whole| share_over(q, part, whole)))
+    // The part stands near a word of the claim, or right before its whole that does ("229 of
+    // the 1,207 in the placebo group").
+    let joined = |part: &Quantity, whole: &Quantity| {
+        whole.span.start >= part.span.end && whole.span.start <= part.span.end + 3
+    };
+    parts.iter().any(|part| {
+        wholes.iter().any(|whole| {
+            let in_sentence = sentence.quantities.iter().any(|w| std::ptr::eq(w, *whole));
+            let whole_ok = !in_sentence || marked_whole(sentence, whole) || !listed(part, whole);
+            whole_ok
+                && (tied(part) || (joined(part, whole) && tied(whole)))
+                && share_over(q, part, whole)
+        })
+    })
 }
 
-/// Whether the claim's value `q` is the total of two of the claim's own figures of its kind
-/// that the sentence states ("roughly \u{a3}2.3 million: \u{a3}2.1 million from the institute
-/// and \u{a3}180,000 from the charity"), within the total's rounding, a hedge's slack and the
-/// parts' own. Not any figures of the sentence that happen to add up: a page's prices and
-/// fees sum to many a round amount.
+/// Whether the claim's share is of something: "of" or "out of" after it ("a fifth of its
+/// normal rainfall"), "full" ("nine-tenths full"), a share written "one in seven", or an
+/// excess past a mark ("50% above its budget"); and no word of rate, chance or price stands
+/// just before it ("taxed at 40%", "a 60% chance", "interest rate of 25%", "a 20%
+/// discount").
+fn shares_out(claim: &Analysis, q: &Quantity) -> bool {
+    let after = claim.form(q.span.end);
+    // "one in seven participants": a share of those it counts.
+    let one_in = q.text.split_whitespace().any(|w| w == "in");
+    let of = matches!(after, Some("of" | "full"))
+        || (after == Some("out") && claim.form(q.span.end + 1) == Some("of"))
+        || one_in
+        || past_a_mark(claim, q);
+    let rated = (q.span.start.saturating_sub(3)..q.span.start)
+        .chain(q.span.end..q.span.end + 2)
+        .any(|i| claim.form(i).is_some_and(|f| one_of(RATE_WORDS, f)));
+    of && !rated
+}
+
+/// Whether the claim's figure `q` lies over or under a mark it names ("more than 50% above its
+/// original budget"): as a share, the excess is that share of the mark.
+fn past_a_mark(claim: &Analysis, q: &Quantity) -> bool {
+    matches!(
+        claim.form(q.span.end),
+        Some("over" | "abov" | "below" | "under")
+    ) && (q.span.end + 1..q.span.end + 5).any(|i| claim.form(i).is_some_and(|f| one_of(MARKS, f)))
+}
+
+/// Words that make a share a rate, a chance, a price cut or a yield rather than a part of a
+/// whole, as folded forms or their starts.
+const RATE_WORDS: &[&str] = &[
+    "rate", "tax", "chance", "odds", "probabil", "likel", "discount", "off", "interest",
+    "efficien", "convert", "yield", "return", "margin", "premium",
+];
+
+/// Whether the sentence marks its amount `p` as a whole or a reference another is measured
+/// against: "of" ("of the 310 kilograms"), "against", "average" or a capacity ("a ground that
+/// holds 12,400") just before it, or "in total" or "in all" after it.
+fn marked_whole(sentence: &Analysis, p: &Quantity) -> bool {
+    let before = (p.span.start.saturating_sub(3)..p.span.start).any(|i| {
+        sentence.form(i).is_some_and(|f| {
+            f == "of" || one_of(&["against", "averag", "total", "hold", "capacit"], f)
+        })
+    });
+    let after = sentence.form(p.span.end) == Some("in")
+        && matches!(sentence.form(p.span.end + 1), Some("total" | "all"));
+    before || after
+}
+
+/// Whether the claim's value `q` is the whole of a share the claim gives before it and works
+/// out from a part in the sentence ("roughly 40% of the reserve's \u{a3}312,000 running costs"
+/// against "Members and donors gave \u{a3}128,000 of that"): the sentence's other amounts are
+/// parts of that whole, not rivals of it. Not when the sentence gives a whole of its own that
+/// differs ("\u{a3}128,000 of the reserve's \u{a3}350,000 running costs").
+fn whole_of_a_share(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
+    let own_whole = sentence.quantities.iter().any(|w| {
+        amount(w)
+            && marked_whole(sentence, w)
+            && compare::same_slot(q, w, false)
+            && w.value > q.value * 0.5
+            && !compare::same(q, w)
+    });
+    amount(q)
+        && !own_whole
+        && claim.quantities.iter().any(|share| {
+            share.span.end <= q.span.start
+                && is_plain_share(claim, share)
+                && shares_out(claim, share)
+                && sentence
+                    .quantities
+                    .iter()
+                    .any(|part| amount(part) && share_over(share, part, q))
+        })
+}
+
+/// Whether the claim's value `q` is the total it says it is of all of the claim's own figures
+/// of its kind, each of which the sentence states ("came to roughly \u{a3}2.3 million: \u{a3}2.1
+/// million from the institute and \u{a3}180,000 from the charity"). The claim must say it adds up (a word of
+/// totalling, or the parts listed after a colon), so that a difference ("a profit of ...")
+/// is not read as a sum; and the sentence's own figures that happen to add up are no parts.
+/// Within the total's rounding and a hedge's slack.
 fn sum_of_parts(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
-    if !amount(q) || q.bound.is_some() {
+    if !amount(q) || q.bound.is_some() || !totals(claim, q) {
         return false;
     }
     let hedge = if q.hedged {
@@ -1350,39 +1549,29 @@ fn sum_of_parts(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
     } else {
         0.0
     };
-    let adds_to = |parts: &[&Quantity]| {
-        let sum: f64 = parts.iter().map(|p| p.value).sum();
-        let tolerance: f64 = q.tolerance + hedge + parts.iter().map(|p| p.tolerance).sum::<f64>();
-        parts.len() >= 2 && (sum - q.value).abs() <= tolerance
+    let of_its_kind = |p: &&Quantity| {
+        !std::ptr::eq(*p, q) && amount(p) && p.measure == q.measure && p.value < q.value
     };
-    let of_its_kind = |p: &&Quantity| amount(p) && p.measure == q.measure && p.value < q.value;
-    let stated = |p: &Quantity| sentence.quantities.iter().any(|s| compare::same(p, s));
-    let own: Vec<&Quantity> = claim
-        .quantities
-        .iter()
-        .filter(|p| !std::ptr::eq(*p, q))
-        .filter(of_its_kind)
-        .filter(|p| stated(p))
-        .collect();
-    own.iter()
-        .enumerate()
-        .any(|(k, a)| own[k + 1..].iter().any(|b| adds_to(&[a, b])))
+    let parts: Vec<&Quantity> = claim.quantities.iter().filter(of_its_kind).collect();
+    let stated = |p: &&Quantity| sentence.quantities.iter().any(|s| compare::same(p, s));
+    let sum: f64 = parts.iter().map(|p| p.value).sum();
+    // The total rounds the sum of the parts as written: its own precision, not theirs added up
+    // ("\u{a3}3m, \u{a3}2m and \u{a3}1m" are no "\u{a3}5m").
+    let tolerance = q.tolerance + hedge;
+    parts.len() >= 2 && parts.iter().all(stated) && (sum - q.value).abs() <= tolerance
 }
 
-/// Whether the claim's value `q` is the whole of a share the claim gives before it and works
-/// out from a part in the sentence ("roughly 40% of the reserve's \u{a3}312,000 running costs"
-/// against "Members and donors gave \u{a3}128,000 of that"): the sentence's other amounts are
-/// parts of that whole, not rivals of it.
-fn whole_of_a_share(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
-    amount(q)
-        && claim.quantities.iter().any(|share| {
-            share.span.end <= q.span.start
-                && is_plain_share(claim, share)
-                && sentence
-                    .quantities
-                    .iter()
-                    .any(|part| amount(part) && share_over(share, part, q))
-        })
+/// Whether the claim says its value `q` is a total: a word of totalling in the claim ("in
+/// total", "altogether", "combined", "came to", "amounted to"), or a colon right after the
+/// value that opens its parts.
+fn totals(claim: &Analysis, q: &Quantity) -> bool {
+    let word = (0..claim.forms.len()).any(|i| match claim.form(i) {
+        Some("in") => claim.form(i + 1) == Some("all"),
+        Some(f) if one_of(&["came", "come", "amount"], f) => claim.form(i + 1) == Some("to"),
+        Some(f) => one_of(&["total", "altogether", "combin"], f),
+        None => false,
+    });
+    word || matches!(claim.breaks.get(q.span.end), Some(Some(Break::Strong)))
 }
 
 /// Whether `q` is a share the claim states plainly, neither as a change ("cut by a quarter")
@@ -1508,7 +1697,7 @@ fn stated_difference(claim: &Analysis, q: &Quantity) -> Option<Option<bool>> {
     // licence limit", "140 metres below the top". A determiner must follow, so that an age
     // ("aged 18 and over") or a height above sea level is no difference.
     let past = match claim.form(q.span.end) {
-        Some("over" | "above" | "beyond") => Some(true),
+        Some("over" | "abov" | "beyond") => Some(true),
         Some("below" | "under") => Some(false),
         Some("short") if claim.form(q.span.end + 1) == Some("of") => Some(false),
         _ => None,
@@ -1519,26 +1708,24 @@ fn stated_difference(claim: &Analysis, q: &Quantity) -> Option<Option<bool>> {
         } else {
             q.span.end + 1
         };
-        // "warmed by 0.7\u{b0}C over the decade": a stretch of time is no mark.
-        let a_time =
-            (mark + 1..mark + 3).any(|i| claim.form(i).is_some_and(|f| one_of(PERIODS, f)));
+        // Only a word that names a mark ("the licence limit", "the 684-metre top"): "over the
+        // decade", "under the new scheme" and "over the breach" are no difference.
+        let names_a_mark =
+            (mark + 1..mark + 4).any(|i| claim.form(i).is_some_and(|f| one_of(MARKS, f)));
         if claim
             .form(mark)
             .is_some_and(|f| MARK_DETERMINERS.contains(&f))
-            && !a_time
+            && names_a_mark
         {
             return Some(Some(up));
         }
     }
-    // What is left of a whole or saved from it: "leaving it with just under 100 kg", "save
-    // about \u{a3}600,000 a year". Which of the two values is the larger the claim leaves open.
-    let remainder = (q.span.start.saturating_sub(REMAINDER_REACH)..q.span.start).any(|i| {
-        claim
-            .form(i)
-            .is_some_and(|f| f == "left" || one_of(REMAINS, f))
-    });
-    if remainder {
-        return Some(None);
+    // A saving ("save about \u{a3}600,000 a year, bringing them down to \u{a3}1.3m"): the later
+    // value is the lower.
+    let saving = (q.span.start.saturating_sub(REMAINDER_REACH)..q.span.start)
+        .any(|i| claim.form(i).is_some_and(|f| f.starts_with("sav")));
+    if saving {
+        return Some(Some(false));
     }
     let mut i = q.span.start;
     static HEDGE_FORMS: OnceLock<Vec<String>> = OnceLock::new();
@@ -1578,39 +1765,39 @@ const MARK_DETERMINERS: &[&str] = &[
     "the", "its", "their", "his", "her", "a", "an", "our", "this", "that",
 ];
 
-/// Stretches of time, as folded forms or their starts, that "over the" or "under a" may
-/// open instead of a mark ("over the decade", "in under a minute").
-const PERIODS: &[&str] = &[
-    "second",
-    "minut",
-    "hour",
-    "day",
-    "week",
-    "fortnight",
-    "month",
-    "year",
-    "decad",
-    "centur",
-    "period",
-    "season",
-    "summer",
-    "winter",
-    "spring",
-    "autumn",
-    "weekend",
-    "cours",
-    "past",
-    "last",
-    "next",
-    "follow",
-    "same",
-    "whole",
-    "entir",
+/// Words that name a mark a difference is measured from, as folded forms or their starts
+/// ("six decibels over the licence limit", "140 metres below the top").
+const MARKS: &[&str] = &[
+    "limit",
+    "target",
+    "estimat",
+    "forecast",
+    "averag",
+    "threshold",
+    "budget",
+    "price",
+    "record",
+    "peak",
+    "top",
+    "level",
+    "cap",
+    "ceiling",
+    "minimum",
+    "maximum",
+    "guideline",
+    "summit",
+    "mark",
+    "norm",
+    "goal",
+    "quota",
+    "benchmark",
+    "baselin",
+    "standard",
 ];
 
-/// Words of what remains of a whole or is saved from it, as folded forms or their starts; and
-/// how far before a figure they may stand ("leaving it with just under 100 kg").
-const REMAINS: &[&str] = &["leav", "remain", "sav"];
+/// Words of what remains of a whole, as folded forms or their starts; and how far before a
+/// figure they (or a word of saving) may stand ("leaving it with just under 100 kg").
+const REMAINS: &[&str] = &["leav", "remain"];
 const REMAINDER_REACH: usize = 5;
 
 /// Verbs that one value passes or falls short of another by a difference ("overran by",
@@ -3166,6 +3353,104 @@ mod tests {
             sentence,
         );
         assert!(!a.numbers_agree(), "{}", a.describe());
+    }
+
+    #[test]
+    fn a_reviewer_s_counterexamples_to_the_seventeenth_session_s_arithmetic_hold() {
+        // A helper session's adversarial pairs against the worked-out shares, differences,
+        // remainders and totals: each must not agree (`false`) or must (`true`).
+        for (claim, sentence, agrees) in [
+            // Two items of a list are no part and whole.
+            (
+                "Smith won about 60% of the vote.",
+                "Smith received 30,000 votes and Jones 50,000.",
+                false,
+            ),
+            (
+                "Women make up about 80% of the board.",
+                "The board has 9 women and 11 men.",
+                false,
+            ),
+            (
+                "About 40% of the council's budget goes to schools.",
+                "The council spends \u{a3}40m on roads and \u{a3}100m on social care.",
+                false,
+            ),
+            // A change, a discount or a rate is no plain share.
+            (
+                "The town's population grew 80% between 2000 and 2020.",
+                "The town had 40,000 residents in 2000 and 50,000 in 2020.",
+                false,
+            ),
+            (
+                "The jacket is now sold at a 20% discount.",
+                "The jacket was reduced from \u{a3}100 to \u{a3}20.",
+                false,
+            ),
+            (
+                "The loan carries an interest rate of 25%.",
+                "She borrowed \u{a3}200,000 to buy a flat worth \u{a3}800,000.",
+                false,
+            ),
+            // "Over the" a stretch of time, "under the" a scheme: no mark.
+            (
+                "Temperatures hit 15C over the bank holiday.",
+                "Temperatures rose from 25C on Friday to 40C over the bank holiday.",
+                false,
+            ),
+            // What remains needs a whole the sentence marks.
+            (
+                "After the cuts, the remaining budget is \u{a3}3m.",
+                "The budget was cut from \u{a3}8m to \u{a3}5m.",
+                false,
+            ),
+            // Direction is not read from two values the sentence merely lists.
+            (
+                "Ticket prices fell by \u{a3}50 to \u{a3}30.",
+                "A ticket cost \u{a3}30 in 2010 and costs \u{a3}80 today.",
+                false,
+            ),
+            // A total is of all the claim's parts, to the total's own precision.
+            (
+                "The plan costs \u{a3}5m: \u{a3}3m for roads, \u{a3}2m for schools and \u{a3}1m \
+                 for parks.",
+                "The plan funds roads (\u{a3}3m), schools (\u{a3}2m) and parks (\u{a3}1m).",
+                false,
+            ),
+            // Still worked out.
+            (
+                "Rent takes up about a third of the average salary.",
+                "The average rent is \u{a3}900 a month, and the average salary is \u{a3}2,700 a \
+                 month.",
+                true,
+            ),
+            (
+                "Women are paid about 85% of what men are paid.",
+                "Median pay for women was \u{a3}27,000 against \u{a3}31,500 for men.",
+                true,
+            ),
+            (
+                "The canal cost \u{a3}87,400, exceeding the \u{a3}54,000 estimate by about \
+                 \u{a3}33,000.",
+                "The final cost was \u{a3}87,400, against an estimate of \u{a3}54,000.",
+                true,
+            ),
+        ] {
+            let a = aligned(claim, sentence);
+            assert_eq!(
+                a.numbers_agree(),
+                agrees,
+                "{claim} / {sentence}: {}",
+                a.describe()
+            );
+        }
+        // A donor's share of a whole the sentence gives otherwise leaves the claim's whole a
+        // rival.
+        let a = aligned(
+            "Donors covered roughly 40% of the reserve's \u{a3}312,000 running costs.",
+            "Donors gave \u{a3}128,000 of the reserve's \u{a3}350,000 running costs.",
+        );
+        assert!(a.number_conflict(), "{}", a.describe());
     }
 
     #[test]

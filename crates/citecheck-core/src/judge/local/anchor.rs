@@ -562,7 +562,7 @@ pub fn stated_beside_claim_words(claim: &Analysis, q: &Quantity, sentence: &Anal
 }
 
 /// Whether `text` has `form` within [`NUMBER_REACH`] lexemes of its quantity `p`.
-fn form_near(text: &Analysis, p: &Quantity, form: &str) -> bool {
+pub(super) fn form_near(text: &Analysis, p: &Quantity, form: &str) -> bool {
     text.forms.iter().enumerate().any(|(i, f)| {
         f.as_deref() == Some(form)
             && i + NUMBER_REACH >= p.span.start
@@ -641,20 +641,9 @@ fn earlier_value(text: &Analysis, q: &Quantity) -> bool {
         "rais",
         "acceler",
         "decelerat",
-        // "was doubled from 256 in 3.0", "halved from 40", "extended from 90 days".
-        "doubl",
-        "tripl",
-        "trebl",
-        "quadrupl",
+        // "was halved from 40". Not words of extent ("narrows from 40 cm at the base", "deepens
+        // from 2 metres at the mouth"), which run over space as often as over time.
         "halv",
-        "lower",
-        "widen",
-        "narrow",
-        "extend",
-        "expand",
-        "lengthen",
-        "shorten",
-        "deepen",
     ];
     let Some(from) = (q.span.start.saturating_sub(3)..q.span.start)
         .rev()
@@ -662,14 +651,30 @@ fn earlier_value(text: &Analysis, q: &Quantity) -> bool {
     else {
         return false;
     };
+    // "was doubled from 256 in 3.0": the value right after "from" started the change, not one
+    // further on.
+    if text
+        .quantities
+        .iter()
+        .any(|r| r.span.start > from && r.span.start < q.span.start)
+    {
+        return false;
+    }
     (from.saturating_sub(4)..from).any(|i| {
         text.form(i)
             .is_some_and(|f| CHANGES.iter().any(|c| f.starts_with(c)))
     }) || text
         .quantities
-        // "was doubled from 256": a verb of multiplying is read as a ratio, not a word.
+        // "was doubled from 256": a verb of multiplying is read as a ratio, not a word; only
+        // its past or present participle ("doubled", "tripling"), not "double rooms".
         .iter()
-        .any(|r| r.ratio && r.span.end <= from && r.span.end + 4 > from)
+        .any(|r| {
+            let verb = r.text.to_lowercase();
+            r.ratio
+                && r.span.end <= from
+                && r.span.end + 4 > from
+                && (verb.ends_with("ed") || verb.ends_with("ing"))
+        })
 }
 
 /// The preposition right before the number at lexeme `start` (an article between) when it
@@ -1357,6 +1362,32 @@ mod tests {
                 "The limit was doubled from 256 simultaneous connections in 3.0.",
                 256.0,
                 sentence
+            ),
+            NumberFit::Match
+        );
+        // Only the value right after "from" started the change ("doubled from 256 in 3.0").
+        assert_eq!(
+            fit_of(
+                "The limit was doubled from 256 connections in 3.0.",
+                3.0,
+                "The default limit of 512 connections was doubled from 256 in 3.0."
+            ),
+            NumberFit::Match
+        );
+        // "Double" as an adjective multiplies nothing; a width over space is no change in time.
+        assert_eq!(
+            fit_of(
+                "A double room costs \u{a3}80 a night.",
+                80.0,
+                "Double rooms from \u{a3}80 a night, singles from \u{a3}55."
+            ),
+            NumberFit::Match
+        );
+        assert_eq!(
+            fit_of(
+                "The trunk is 40 cm across at the base.",
+                0.4,
+                "The trunk narrows from 40 cm at the base to 10 cm at the top."
             ),
             NumberFit::Match
         );

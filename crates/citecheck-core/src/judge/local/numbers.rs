@@ -887,11 +887,22 @@ fn bound_at(lower: &[String], i: usize) -> (Option<Bound>, bool) {
 }
 
 /// Whether a comparative and "than" follow the quantity ending before `end`: "three minutes
-/// longer than", "40 more than", "£2 million less than".
+/// longer than", "40 more than", "£2 million less than"; a few words may name what is counted
+/// between the two ("eight more dates than", "three years more security support than").
 fn difference_at(lower: &[String], end: usize) -> bool {
     let comparative = lower.get(end).is_some_and(|w| is_comparative(w));
-    comparative && lower.get(end + 1).is_some_and(|w| w == "than")
+    let word = |k: usize| {
+        lower.get(k).is_some_and(|w| {
+            w.chars().all(char::is_alphabetic) && !matches!(w.as_str(), "and" | "or" | "but")
+        })
+    };
+    comparative
+        && (end + 1..=end + 1 + THAN_REACH)
+            .any(|k| lower.get(k).is_some_and(|w| w == "than") && (end + 1..k).all(word))
 }
+
+/// How many words may stand between a difference's comparative and its "than".
+const THAN_REACH: usize = 3;
 
 /// Whether a share ending before `end` is a change relative to another value: a comparative
 /// right after it, "than" or not ("two-thirds more messages per second than", "30% fewer
@@ -2215,6 +2226,10 @@ mod tests {
             .iter()
             .any(|q| q.difference && q.text.contains("three")));
         assert!(!first("it runs for three minutes").difference);
+        // A few words may name what is counted between the comparative and "than".
+        assert!(first("eight more dates than her 2023 tour").difference);
+        assert!(first("three years more security support than the Lyra 3").difference);
+        assert!(!first("eight more dates, and fewer than before").difference);
         assert!(!first("640 staff, 40 more than in 2023").difference);
         let found = quantities(&lex("640 staff, 40 more than in 2023"));
         assert!(found[1].difference, "{found:?}");

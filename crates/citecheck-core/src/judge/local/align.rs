@@ -1586,7 +1586,9 @@ fn is_plain_share(claim: &Analysis, q: &Quantity) -> bool {
 }
 
 /// An amount that may be a part or a whole of a share: a count or a measure, not a year, a
-/// date, a time, an age, a share itself, nor a number of a name, a position or a tally.
+/// date, a time, an age, a share itself, nor a number of a name, a position or a tally. A
+/// figure glued to its word ("240p") is one, against a figure glued to the same word only
+/// ([`compare::same_slot`]).
 fn amount(p: &Quantity) -> bool {
     p.measure != Measure::Year
         && !numbers::is_percent(&p.measure)
@@ -1596,7 +1598,6 @@ fn amount(p: &Quantity) -> bool {
         )
         && !p.difference
         && !p.identifier
-        && !p.compound
         && !p.position
         && !p.tally
         && p.value > 0.0
@@ -3487,6 +3488,22 @@ mod tests {
         let a = aligned(
             "He bought the oven second-hand in 2018 for more than a tenth of the price of a new \
              one.",
+            sentence,
+        );
+        assert!(!a.numbers_agree(), "{}", a.describe());
+        // Round forty-one (quartz-03): figures glued to their word, and another figure of
+        // another kind beside them.
+        let sentence =
+            "Shareholders will receive 240p in cash and 0.05 of a new Ardvale share for \
+            each share they own, worth 318p in total at Ardvale's closing price of 1,560p.";
+        let a = aligned(
+            "About three-quarters of the 318p offer is paid in cash, with the rest in new \
+             Ardvale shares.",
+            sentence,
+        );
+        assert!(a.numbers_agree(), "{}", a.describe());
+        let a = aligned(
+            "About half of the 318p offer is paid in cash, with the rest in new Ardvale shares.",
             sentence,
         );
         assert!(!a.numbers_agree(), "{}", a.describe());

@@ -474,6 +474,15 @@ pub fn align(
                 NumberFit::Missing
             }
             NumberFit::Conflict if whole_of_a_share(claim, q, sentence) => NumberFit::Missing,
+            // "The two sides conceded the same number": a small count after "the" or "both"
+            // names a set the text already has in mind, and only a count of the same noun
+            // gainsays it ("the three judges" against "five judges"), not a score or a total.
+            NumberFit::Conflict
+                if definite_count(claim, q)
+                    && !sentence.quantities.iter().any(|p| p.measure == q.measure) =>
+            {
+                NumberFit::NameOnly
+            }
             // A share two of the sentence's amounts make ("about three-quarters of the 318p
             // offer is paid in cash" against "240p in cash and 0.05 of a new share ..., worth
             // 318p in total") is stated, whatever other figure stands beside them.
@@ -1392,6 +1401,19 @@ fn ratio_of_two(q: &Quantity, sentence: &Analysis) -> bool {
             }
         })
     })
+}
+
+/// Whether the claim's figure `q` is a small count of a noun after "the", "both", "these" or
+/// "those" ("the two sides", "the three judges"): a set the text names, not a figure it states.
+fn definite_count(claim: &Analysis, q: &Quantity) -> bool {
+    matches!(q.measure, Measure::Noun(_))
+        && q.value.fract() == 0.0
+        && (2.0..=12.0).contains(&q.value)
+        && q.bound.is_none()
+        && matches!(
+            claim.form_before(q.span.start, 1),
+            "the" | "both" | "these" | "those"
+        )
 }
 
 /// Whether the claim's share of something ("about a fifth of its normal April rainfall",
@@ -3450,6 +3472,24 @@ mod tests {
         let a = aligned(
             "Donors covered roughly 40% of the reserve's \u{a3}312,000 running costs.",
             "Donors gave \u{a3}128,000 of the reserve's \u{a3}350,000 running costs.",
+        );
+        assert!(a.number_conflict(), "{}", a.describe());
+    }
+
+    #[test]
+    fn a_set_named_by_its_count_is_gainsaid_only_by_a_count_of_its_noun() {
+        // Round forty (pylon-04): "the two sides" against a sentence of goals.
+        let a = aligned(
+            "Saltby scored more league goals than Cranmoor, although the two sides conceded the \
+             same number.",
+            "Saltby scored 52 league goals and Cranmoor 47, and both conceded 14, the fewest in \
+             the division.",
+        );
+        assert!(!a.number_conflict(), "{}", a.describe());
+        // A count of the same noun still conflicts.
+        let a = aligned(
+            "The appeal was heard by the three judges of the court.",
+            "The appeal was heard by five judges of the court.",
         );
         assert!(a.number_conflict(), "{}", a.describe());
     }

@@ -430,6 +430,7 @@ pub fn align(
                     || share_of_two(claim, q, sentence)
                     || sum_of_parts(claim, q, sentence)
                     || remainder_of(claim, q, sentence)
+                    || remaining_share(claim, q, sentence)
                     || stated_difference(claim, q)
                         .is_some_and(|rising| difference_of_two(q, sentence, rising, false)) =>
             {
@@ -1401,6 +1402,35 @@ fn ratio_of_two(q: &Quantity, sentence: &Analysis) -> bool {
             }
         })
     })
+}
+
+/// Whether the claim's share is the rest of a whole whose other shares the sentence gives
+/// ("Pinot Meunier accounting for the remaining 16%" against "Chardonnay accounts for 46 per
+/// cent ... and Pinot Noir for 38 per cent, with Pinot Meunier making up the rest"): a word of
+/// remaining before it, and the sentence's shares and it adding up to the whole, within their
+/// rounding and a hedge's slack.
+fn remaining_share(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
+    let remainder = (q.span.start.saturating_sub(REMAINDER_REACH)..q.span.start).any(|i| {
+        claim
+            .form(i)
+            .is_some_and(|f| f == "rest" || one_of(REMAINS, f))
+    });
+    if !remainder || !is_plain_share(claim, q) {
+        return false;
+    }
+    let shares: Vec<&Quantity> = sentence
+        .quantities
+        .iter()
+        .filter(|p| numbers::is_percent(&p.measure) && !p.difference && p.bound.is_none())
+        .collect();
+    let hedge = if q.hedged {
+        q.value * compare::HEDGE_TOLERANCE
+    } else {
+        0.0
+    };
+    let sum: f64 = shares.iter().map(|p| p.value).sum::<f64>() + q.value;
+    let tolerance = q.tolerance + hedge + shares.iter().map(|p| p.tolerance).sum::<f64>();
+    !shares.is_empty() && (sum - 100.0).abs() <= tolerance
 }
 
 /// Whether the claim's figure `q` is a small count of a noun after "the", "both", "these" or
@@ -3490,6 +3520,28 @@ mod tests {
         let a = aligned(
             "The appeal was heard by the three judges of the court.",
             "The appeal was heard by five judges of the court.",
+        );
+        assert!(a.number_conflict(), "{}", a.describe());
+    }
+
+    #[test]
+    fn a_share_in_words_is_round_and_a_remaining_share_is_worked_out() {
+        // Round thirty-eight (vinery-03).
+        let sentence = "Chardonnay accounts for 46 per cent of the vines at Marlstone and Pinot \
+            Noir for 38 per cent, with Pinot Meunier making up the rest.";
+        let claim = |rest: &str| {
+            format!(
+                "Almost half of Marlstone's vines are Chardonnay, with Pinot Noir at 38% and \
+                 Pinot Meunier accounting for the remaining {rest}%."
+            )
+        };
+        let a = aligned(&claim("16"), sentence);
+        assert!(a.numbers_agree(), "{}", a.describe());
+        assert!(!aligned(&claim("26"), sentence).numbers_agree());
+        // A share in words reaches a tenth of itself, not further.
+        let a = aligned(
+            "Almost a third of Marlstone's vines are Chardonnay.",
+            "Chardonnay accounts for 46 per cent of the vines at Marlstone.",
         );
         assert!(a.number_conflict(), "{}", a.describe());
     }

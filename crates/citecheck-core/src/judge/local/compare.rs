@@ -171,6 +171,11 @@ fn thousands_read(q: &Quantity) -> Option<Quantity> {
 /// tenth of a billion is not about a figure 1.7 billion away, and "about 10 million" is not
 /// 8.9 million.
 fn hedge_allowance(q: &Quantity) -> f64 {
+    // A share in words ("almost half", "nearly a third") is as round as a share gets: a writer
+    // uses it for anything within a tenth of it ("almost half" for 46%).
+    if is_percent(&q.measure) && !q.text.chars().any(|c| c.is_ascii_digit()) {
+        return ROUNDING_CAP * q.value.abs();
+    }
     let digits: &str = q
         .text
         .trim_start_matches(|c: char| !c.is_ascii_digit())

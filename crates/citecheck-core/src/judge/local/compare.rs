@@ -173,7 +173,8 @@ fn thousands_read(q: &Quantity) -> Option<Quantity> {
 fn hedge_allowance(q: &Quantity) -> f64 {
     // A share in words ("almost half", "nearly a third") is as round as a share gets: a writer
     // uses it for anything within a tenth of it ("almost half" for 46%).
-    if is_percent(&q.measure) && !q.text.chars().any(|c| c.is_ascii_digit()) {
+    // (A share worked out from a part and its whole has no text, and no such roundness.)
+    if is_percent(&q.measure) && !q.text.is_empty() && !q.text.chars().any(|c| c.is_ascii_digit()) {
         return ROUNDING_CAP * q.value.abs();
     }
     let digits: &str = q

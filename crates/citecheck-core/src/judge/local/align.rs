@@ -1781,15 +1781,7 @@ fn stated_difference(claim: &Analysis, q: &Quantity) -> Option<Option<bool>> {
         return Some(Some(false));
     }
     let mut i = q.span.start;
-    static HEDGE_FORMS: OnceLock<Vec<String>> = OnceLock::new();
-    let hedges = HEDGE_FORMS.get_or_init(|| {
-        lexicon::HEDGES
-            .iter()
-            .flat_map(|h| [h.to_string(), fold(h)])
-            .collect()
-    });
-    let hedge = |f: &str| hedges.iter().any(|h| h == f);
-    while i > 0 && claim.form(i - 1).is_some_and(hedge) {
+    while i > 0 && claim.form(i - 1).is_some_and(anchor::is_hedge) {
         i -= 1;
     }
     if i < 2 || claim.form(i - 1) != Some("by") {

@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 use super::analyse::{Analysis, Break, CueKind, Entity};
 use super::clause;
 use super::compare::{self, NumberFit};
-use super::lex::{forms_of, normalise};
+use super::lex::{fold, forms_of, normalise};
 use super::lexicon;
 use super::numbers::{self, is_percent, Measure, Quantity};
 
@@ -758,7 +758,7 @@ pub(super) fn change_from_to(sentence: &Analysis, a: &Quantity, b: &Quantity) ->
         return true;
     }
     let form = |i: usize| sentence.form(i).unwrap_or("");
-    let hedge = |i: usize| lexicon::HEDGES.contains(&form(i));
+    let hedge = |i: usize| is_hedge(form(i));
     let to_before_b = b.span.start > a.span.end
         && (1..=2).any(|back| {
             b.span
@@ -771,6 +771,21 @@ pub(super) fn change_from_to(sentence: &Analysis, a: &Quantity, b: &Quantity) ->
     to_before_b
         && from_before_a
         && !(a.span.end..b.span.start).any(|i| form(i) == "from" || clause_break(sentence, i))
+}
+
+/// Whether `form`, a text's normalised form, is a hedge ("about", "roughly"): the
+/// [`lexicon::HEDGES`] as written and as normalised ("roughly" is read as "rough"), folded once.
+pub(super) fn is_hedge(form: &str) -> bool {
+    static HEDGE_FORMS: OnceLock<Vec<String>> = OnceLock::new();
+    HEDGE_FORMS
+        .get_or_init(|| {
+            lexicon::HEDGES
+                .iter()
+                .flat_map(|h| [h.to_string(), fold(h)])
+                .collect()
+        })
+        .iter()
+        .any(|h| h == form)
 }
 
 /// How far before a change's first value its "from" may stand ("from an average of 62").
@@ -808,10 +823,7 @@ fn joined_by(sentence: &Analysis, a: &Quantity, b: &Quantity, first: &str, then:
 /// same change ("to $3.1bn from $3.8bn", "from 1,950 to 700").
 fn change_end(text: &Analysis, q: &Quantity, claim_side: bool) -> Option<ChangeEnd> {
     let mut before = q.span.start.checked_sub(1)?;
-    if text
-        .form(before)
-        .is_some_and(|f| lexicon::HEDGES.contains(&f))
-    {
+    if text.form(before).is_some_and(is_hedge) {
         before = before.checked_sub(1)?;
     }
     let end = match text.form(before)? {
@@ -1326,6 +1338,19 @@ mod tests {
             ),
             NumberFit::Conflict
         );
+    }
+
+    #[test]
+    fn a_hedge_is_read_as_normalised_between_a_change_s_to_and_its_figure() {
+        // "roughly" is normalised to another form than the word as written.
+        assert!(is_hedge(&fold("roughly")) && is_hedge("about"));
+        assert!(!is_hedge("to"));
+        let sentence = Analysis::new(
+            "The active layer deepened from an average of 62 centimetres in 2016 to roughly 81 \
+             centimetres.",
+        );
+        let (a, b) = (&sentence.quantities[0], &sentence.quantities[2]);
+        assert!(change_from_to(&sentence, a, b), "{:?}", sentence.quantities);
     }
 
     #[test]

@@ -1285,7 +1285,7 @@ fn fits_difference(q: &Quantity, change: f64, tolerance: f64) -> bool {
 
 /// Whether the sentence itself sets its two values `a` and `b` (in order) against each other as
 /// a change or a comparison: "from a to b", "a, up from b", "a, compared with b", "a, against
-/// b". Two values merely listed ("cost \u{a3}30 in 2010 and costs \u{a3}80 today") are not.
+/// b". Two values merely listed ("cost £30 in 2010 and costs £80 today") are not.
 fn compared_pair(sentence: &Analysis, a: &Quantity, b: &Quantity) -> bool {
     let against = |p: &Quantity| {
         (p.span.start.saturating_sub(3)..p.span.start)
@@ -1303,12 +1303,7 @@ fn compared_pair(sentence: &Analysis, a: &Quantity, b: &Quantity) -> bool {
 /// kind ("It has used 214 kilograms of the 310 kilograms"). Two values the sentence merely
 /// lists, or gives as a change, are no whole and part.
 fn remainder_of(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
-    let remainder = (q.span.start.saturating_sub(REMAINDER_REACH)..q.span.start).any(|i| {
-        claim
-            .form(i)
-            .is_some_and(|f| f == "left" || one_of(REMAINS, f))
-    });
-    if !remainder || !amount(q) {
+    if !word_before(claim, q, |f| f == "left" || one_of(REMAINS, f)) || !amount(q) {
         return false;
     }
     sentence
@@ -1368,11 +1363,7 @@ fn ratio_of_two(q: &Quantity, sentence: &Analysis) -> bool {
     if !q.ratio || q.value <= 1.0 {
         return false;
     }
-    let slack = if q.hedged {
-        q.tolerance.max(q.value * compare::HEDGE_TOLERANCE)
-    } else {
-        q.tolerance
-    };
+    let slack = own_slack(q);
     let kin: Vec<&Quantity> = sentence
         .quantities
         .iter()
@@ -1410,12 +1401,7 @@ fn ratio_of_two(q: &Quantity, sentence: &Analysis) -> bool {
 /// remaining before it, and the sentence's shares and it adding up to the whole, within their
 /// rounding and a hedge's slack.
 fn remaining_share(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
-    let remainder = (q.span.start.saturating_sub(REMAINDER_REACH)..q.span.start).any(|i| {
-        claim
-            .form(i)
-            .is_some_and(|f| f == "rest" || one_of(REMAINS, f))
-    });
-    if !remainder || !is_plain_share(claim, q) {
+    if !word_before(claim, q, |f| f == "rest" || one_of(REMAINS, f)) || !is_plain_share(claim, q) {
         return false;
     }
     let shares: Vec<&Quantity> = sentence
@@ -1447,11 +1433,11 @@ fn definite_count(claim: &Analysis, q: &Quantity) -> bool {
 }
 
 /// Whether the claim's share of something ("about a fifth of its normal April rainfall",
-/// "close to three-quarters of the project's \u{a3}5.4m bill", "nine-tenths full") is one of
+/// "close to three-quarters of the project's £5.4m bill", "nine-tenths full") is one of
 /// the sentence's amounts over a larger one of the same kind: over a whole the sentence marks
 /// as one ("against an average of 61 mm", "of the 310 kilograms", "in total"), or over a whole
 /// the claim itself names after the share. The part must stand near a word of the claim, so
-/// that another item of a list ("the council \u{a3}4m and the lottery fund \u{a3}1.4m") is not
+/// that another item of a list ("the council £4m and the lottery fund £1.4m") is not
 /// taken for it, and two items of a list are never part and whole. Within the share's
 /// rounding and a hedge's slack; a bound ("less than a fifth") holds on its side and within
 /// [`SHARE_BOUND_REACH`] of the bound. Not a share the claim gives as a change ("cut by a
@@ -1484,30 +1470,25 @@ fn share_of_two(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
             )
         })
     };
-    let wholes: Vec<&Quantity> = sentence
+    // The whole is the claim's own, named after the share, or one of the sentence's amounts.
+    let claim_wholes: Vec<&Quantity> = claim
         .quantities
         .iter()
-        .filter(|p| amount(p))
-        .chain(
-            claim
-                .quantities
-                .iter()
-                .filter(|w| w.span.start >= q.span.end && amount(w)),
-        )
+        .filter(|w| w.span.start >= q.span.end && amount(w))
         .collect();
     // The part stands near a word of the claim, or right before its whole that does ("229 of
     // the 1,207 in the placebo group").
     let joined = |part: &Quantity, whole: &Quantity| {
         whole.span.start >= part.span.end && whole.span.start <= part.span.end + 3
     };
+    let fits = |part: &Quantity, whole: &Quantity| {
+        (tied(part) || (joined(part, whole) && tied(whole))) && share_over(q, part, whole)
+    };
     parts.iter().any(|part| {
-        wholes.iter().any(|whole| {
-            let in_sentence = sentence.quantities.iter().any(|w| std::ptr::eq(w, *whole));
-            let whole_ok = !in_sentence || marked_whole(sentence, whole) || !listed(part, whole);
-            whole_ok
-                && (tied(part) || (joined(part, whole) && tied(whole)))
-                && share_over(q, part, whole)
-        })
+        claim_wholes.iter().any(|whole| fits(part, whole))
+            || parts.iter().any(|whole| {
+                (marked_whole(sentence, whole) || !listed(part, whole)) && fits(part, whole)
+            })
     })
 }
 
@@ -1561,10 +1542,10 @@ fn marked_whole(sentence: &Analysis, p: &Quantity) -> bool {
 }
 
 /// Whether the claim's value `q` is the whole of a share the claim gives before it and works
-/// out from a part in the sentence ("roughly 40% of the reserve's \u{a3}312,000 running costs"
-/// against "Members and donors gave \u{a3}128,000 of that"): the sentence's other amounts are
+/// out from a part in the sentence ("roughly 40% of the reserve's £312,000 running costs"
+/// against "Members and donors gave £128,000 of that"): the sentence's other amounts are
 /// parts of that whole, not rivals of it. Not when the sentence gives a whole of its own that
-/// differs ("\u{a3}128,000 of the reserve's \u{a3}350,000 running costs").
+/// differs ("£128,000 of the reserve's £350,000 running costs").
 fn whole_of_a_share(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
     let own_whole = sentence.quantities.iter().any(|w| {
         amount(w)
@@ -1587,9 +1568,9 @@ fn whole_of_a_share(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool
 }
 
 /// Whether the claim's value `q` is the total it says it is of all of the claim's own figures
-/// of its kind, each of which the sentence states ("came to roughly \u{a3}2.3 million: \u{a3}2.1
-/// million from the institute and \u{a3}180,000 from the charity"). The claim must say it adds up (a word of
-/// totalling, or the parts listed after a colon), so that a difference ("a profit of ...")
+/// of its kind, each of which the sentence states ("came to roughly £2.3 million: £2.1 million
+/// from the institute and £180,000 from the charity"). The claim must say it adds up (a word
+/// of totalling, or the parts listed after a colon), so that a difference ("a profit of ...")
 /// is not read as a sum; and the sentence's own figures that happen to add up are no parts.
 /// Within the total's rounding and a hedge's slack.
 fn sum_of_parts(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
@@ -1608,7 +1589,7 @@ fn sum_of_parts(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
     let stated = |p: &&Quantity| sentence.quantities.iter().any(|s| compare::same(p, s));
     let sum: f64 = parts.iter().map(|p| p.value).sum();
     // The total rounds the sum of the parts as written: its own precision, not theirs added up
-    // ("\u{a3}3m, \u{a3}2m and \u{a3}1m" are no "\u{a3}5m").
+    // ("£3m, £2m and £1m" are no "£5m").
     let tolerance = q.tolerance + hedge;
     parts.len() >= 2 && parts.iter().all(stated) && (sum - q.value).abs() <= tolerance
 }
@@ -1662,11 +1643,7 @@ fn share_over(q: &Quantity, part: &Quantity, whole: &Quantity) -> bool {
     if part.value >= whole.value || !compare::same_slot(part, whole, false) {
         return false;
     }
-    let slack = if q.hedged {
-        q.tolerance.max(q.value * compare::HEDGE_TOLERANCE)
-    } else {
-        q.tolerance
-    };
+    let slack = own_slack(q);
     // The share's range over the two values' rounding, in percent.
     let low = 100.0 * (part.value - part.tolerance) / (whole.value + whole.tolerance);
     let high = 100.0 * (part.value + part.tolerance) / (whole.value - whole.tolerance).max(1e-9);
@@ -1773,11 +1750,9 @@ fn stated_difference(claim: &Analysis, q: &Quantity) -> Option<Option<bool>> {
             return Some(Some(up));
         }
     }
-    // A saving ("save about \u{a3}600,000 a year, bringing them down to \u{a3}1.3m"): the later
+    // A saving ("save about £600,000 a year, bringing them down to £1.3m"): the later
     // value is the lower.
-    let saving = (q.span.start.saturating_sub(REMAINDER_REACH)..q.span.start)
-        .any(|i| claim.form(i).is_some_and(|f| f.starts_with("sav")));
-    if saving {
+    if word_before(claim, q, |f| f.starts_with("sav")) {
         return Some(Some(false));
     }
     let mut i = q.span.start;
@@ -1839,6 +1814,23 @@ const MARKS: &[&str] = &[
     "baselin",
     "standard",
 ];
+
+/// Whether a word `is_one` stands within [`REMAINDER_REACH`] lexemes before the claim's figure
+/// `q` ("leaving it with just under 100 kg", "the remaining 16%", "save about £600,000").
+fn word_before(claim: &Analysis, q: &Quantity, is_one: impl Fn(&str) -> bool) -> bool {
+    (q.span.start.saturating_sub(REMAINDER_REACH)..q.span.start)
+        .any(|i| claim.form(i).is_some_and(&is_one))
+}
+
+/// The slack of a figure the claim worked out: its own rounding, or for a hedged one a hedge's
+/// share of it if that is more ("about a fifth", "roughly seven times").
+fn own_slack(q: &Quantity) -> f64 {
+    if q.hedged {
+        q.tolerance.max(q.value.abs() * compare::HEDGE_TOLERANCE)
+    } else {
+        q.tolerance
+    }
+}
 
 /// Words of what remains of a whole, as folded forms or their starts; and how far before a
 /// figure they (or a word of saving) may stand ("leaving it with just under 100 kg").
@@ -1991,11 +1983,7 @@ fn change_worked_out(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> boo
     if unit.dimension != Dimension::Percent || q.difference || q.bound.is_some() {
         return false;
     }
-    let slack = if q.hedged {
-        q.tolerance.max(q.value.abs() * compare::HEDGE_TOLERANCE)
-    } else {
-        q.tolerance
-    };
+    let slack = own_slack(q);
     let rising = stated_difference(claim, q).flatten();
     let kind_ok = |a: &Quantity| match &a.measure {
         Measure::Unit(u) => u.dimension != Dimension::Percent,

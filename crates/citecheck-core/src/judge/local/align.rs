@@ -5,7 +5,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::fmt::Write as _;
 use std::sync::OnceLock;
 
-use super::analyse::{is_acronym, is_title, Analysis, Break, CueKind, Entity};
+use super::analyse::{is_acronym, is_title, Analysis, Break, Cue, CueKind, Entity};
 use super::anchor::{self, anchored, anchored_by_words, close, number_fit, opens};
 use super::attribution;
 use super::clause;
@@ -2575,6 +2575,87 @@ const AFFIRMED_REACH: usize = 7;
 /// Words of a negation itself, not of what it negates ("no longer used": the act is "used").
 const NEGATION_ADVERBS: &[&str] = &["long", "longer"];
 
+/// Whether a negation denies only a universal the other text does not state: "did not write
+/// every song alone" says that some songs were written with others, not that none was
+/// written; "not only won the league" affirms the winning; "does not always stop" says it
+/// sometimes stops. Against a text that states the universal too ("wrote every song
+/// herself") the negation still counts.
+fn denies_only_a_universal(text: &Analysis, cue: &Cue, other: &Analysis) -> bool {
+    static UNIVERSALS: OnceLock<Vec<String>> = OnceLock::new();
+    let universals = UNIVERSALS.get_or_init(|| {
+        forms_of(&[
+            "every", "all", "alone", "always", "entirely", "solely", "only", "each",
+        ])
+    });
+    if cue.kind != CueKind::Negation {
+        return false;
+    }
+    let head = cue.scope.start..(cue.scope.start + UNIVERSAL_REACH).min(cue.scope.end);
+    // "no instructions at all", "not visible at all": "at all" only strengthens the denial.
+    let intensifier =
+        |i: usize| text.form(i) == Some("all") && text.form(i.wrapping_sub(1)) == Some("at");
+    head.filter(|&i| !intensifier(i)).any(|i| {
+        text.form(i).is_some_and(|f| {
+            universals.iter().any(|u| u == f) && !other.forms.iter().flatten().any(|g| g == f)
+        })
+    })
+}
+
+/// Whether the other text denies a content word of `cue`'s scope with a denial of its own.
+fn denied_alike(text: &Analysis, cue: &Cue, other: &Analysis) -> bool {
+    text.forms[cue.scope.clone()]
+        .iter()
+        .flatten()
+        .filter(|f| text.is_content(f))
+        .any(|f| {
+            other.cues.iter().any(|c| {
+                c.kind.denies()
+                    && other.forms[c.scope.clone()]
+                        .iter()
+                        .flatten()
+                        .any(|g| g == f)
+            })
+        })
+}
+
+/// How many words into a negation's scope a universal may stand and still be what it denies
+/// ("not every", "did not write every song").
+const UNIVERSAL_REACH: usize = 3;
+
+/// Whether a negation of a comparison states a superlative: "no one in the division scored
+/// more" makes her the top scorer, "nothing sells better" makes it the best seller. It is a
+/// denial only against a text that makes the same comparison ("Heald scored more than her").
+fn superlative_by_denial(text: &Analysis, cue: &Cue, other: &Analysis) -> bool {
+    static COMPARATIVES: OnceLock<Vec<String>> = OnceLock::new();
+    let comparatives = COMPARATIVES.get_or_init(|| {
+        let words: Vec<&str> = lexicon::MORE
+            .iter()
+            .chain(lexicon::LESS)
+            .copied()
+            .chain(
+                lexicon::OPPOSITE_COMPARATIVES
+                    .iter()
+                    .flat_map(|&(a, b)| [a, b]),
+            )
+            .chain(["better", "worse", "earlier"])
+            .collect();
+        forms_of(&words)
+    });
+    static DENIED_SUBJECTS: OnceLock<Vec<String>> = OnceLock::new();
+    let denied_subjects =
+        DENIED_SUBJECTS.get_or_init(|| forms_of(&["nobody", "nothing", "none", "no"]));
+    // The denial is of the subject: "no one", "nobody", "nothing", "no other", "none".
+    let before = cue.scope.start.checked_sub(1).and_then(|p| text.form(p));
+    let subject_denied = before.is_some_and(|w| denied_subjects.iter().any(|d| d == w))
+        && (before != Some("no") || matches!(text.form(cue.scope.start), Some("one" | "other")));
+    cue.kind == CueKind::Negation
+        && subject_denied
+        && text.forms[cue.scope.clone()]
+            .iter()
+            .flatten()
+            .any(|f| comparatives.contains(f) && !other.forms.iter().flatten().any(|g| g == f))
+}
+
 /// Verbs whose object carries the act ("failed to win approval", "refused to give permission"):
 /// the head of a denied act is the word after them, so "failed to win parliamentary approval"
 /// denies the approving.
@@ -2674,7 +2755,14 @@ fn negated(
         // A contrast ("X rather than Y") against a text that itself compares the two arms is
         // not a flipped polarity: which arm is affirmed of what is a question of alignment that
         // words alone cannot settle, so it must not make a contradiction.
-        .filter(|cue| !(cue.kind == CueKind::Contrast && other.comparative))
+        // Unless the other text denies the same thing itself: "an order of magnitude rather
+        // than a measurement" and "an order of magnitude, not a measurement" agree however
+        // much else the page compares.
+        .filter(|cue| {
+            !(cue.kind == CueKind::Contrast && other.comparative) || denied_alike(text, cue, other)
+        })
+        .filter(|cue| !denies_only_a_universal(text, cue, other))
+        .filter(|cue| !superlative_by_denial(text, cue, other))
         // "Stopped working in June 2018" and "kept working until June 2018" say one thing.
         .filter(|cue| cue.kind != CueKind::Halt || (halts && !other.continues_until))
         .filter(|cue| cue.kind != CueKind::Ending || other_denies)
@@ -4151,6 +4239,75 @@ mod tests {
         let a = aligned(
             "Most neurons are in the arms, not in the central brain.",
             "Two-thirds of neurons are in the arms rather than in the central brain.",
+        );
+        assert!(!a.polarity_differs(), "{}", a.describe());
+    }
+
+    #[test]
+    fn a_denial_of_a_universal_a_comparison_or_a_bound_is_no_denial_of_the_act() {
+        // A universal denied: some of the songs were written with others.
+        let page = "It is the first of her records on which she did not write every song \
+            alone: five of the twelve were co-written, two with Benedict Arnholt.";
+        let a = aligned(
+            "Benedict Arnholt co-wrote two of the songs on her record.",
+            page,
+        );
+        assert!(!a.polarity_differs(), "{}", a.describe());
+        let a = aligned("She wrote every song on her records alone.", page);
+        assert!(a.polarity_differs(), "{}", a.describe());
+        // "Not only" affirms; "at all" only strengthens a denial.
+        let a = aligned(
+            "The club won the league in 2019.",
+            "The club not only won the league in 2019 but also the cup.",
+        );
+        assert!(!a.polarity_differs(), "{}", a.describe());
+        let a = aligned(
+            "The probe received instructions in 2020.",
+            "In 2020 the probe could receive no instructions at all.",
+        );
+        assert!(a.polarity_differs(), "{}", a.describe());
+        // A comparison denied of everyone else is a superlative.
+        let page = "Her 21 league goals won the title. No one in the division scored more; \
+            the next best had 17.";
+        let a = aligned(
+            "Oyelaran was the division's top scorer with 21 league goals.",
+            page,
+        );
+        assert!(!a.polarity_differs(), "{}", a.describe());
+        let a = aligned("Heald scored more league goals than Oyelaran's 21.", page);
+        assert!(a.polarity_differs(), "{}", a.describe());
+        // A denied comparator bounds the figure ("never more than" is "capped at").
+        let a = aligned(
+            "The cache takes a quarter of the RAM, never more than 32 GiB.",
+            "By default the cache takes a quarter of the RAM, capped at 32 GiB.",
+        );
+        assert!(!a.polarity_differs(), "{}", a.describe());
+        assert!(!a.number_conflict(), "{}", a.describe());
+    }
+
+    #[test]
+    fn a_pronoun_of_denial_as_object_denies_the_verb_before_it() {
+        let a = aligned(
+            "She showed her paintings only once, in 1958, and never sold a single one.",
+            "She exhibited her paintings only once, in 1958, and sold none of them.",
+        );
+        assert!(!a.polarity_differs(), "{}", a.describe());
+        let a = aligned(
+            "The city council helped fund the £1.9 million exhibition.",
+            "The exhibition cost £1.9 million, of which the foundation gave £350,000 and the \
+             city council nothing at all.",
+        );
+        assert!(a.polarity_differs(), "{}", a.describe());
+    }
+
+    #[test]
+    fn a_contrast_against_a_comparing_page_that_denies_the_same_thing_agrees() {
+        let a = aligned(
+            "The authors put the extra carbon loss at around 400,000 tonnes a year, though \
+             Ommundsen described this as an order of magnitude rather than a measurement.",
+            "The area would now be losing about 0.4 million tonnes of carbon a year more than \
+             it was a decade ago. Ommundsen stressed that the figure was \"an order of \
+             magnitude, not a measurement\".",
         );
         assert!(!a.polarity_differs(), "{}", a.describe());
     }

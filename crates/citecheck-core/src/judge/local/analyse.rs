@@ -10,7 +10,7 @@ use super::facts;
 use super::lex::{forms_of, is_stopword, lex, normalise, written_as_name, LexKind, Lexeme};
 use super::lexicon;
 use super::lexicon::Dimension;
-use super::numbers::{quantities, Measure, Quantity};
+use super::numbers::{self, quantities, Measure, Quantity};
 use super::vocabulary;
 
 /// How a cue negates.
@@ -456,8 +456,15 @@ impl Analysis {
                 && !in_bare_relative(&lower, sentence_opening, i)
                 && !counterfactual(&lower, i)
                 && !ensured(&lower, i)
+                && !numbers::denied_bound_at(&lower, &quantities, i)
             {
-                cue_starts.push((CueKind::Negation, i + 1));
+                // "sold none of them", "said nothing": a pronoun of denial as the object
+                // denies the act before it, as "did not sell any" does.
+                let object = matches!(word, "none" | "nothing" | "nobody")
+                    && i.checked_sub(1).is_some_and(|p| {
+                        lexemes[p].kind == LexKind::Word && !is_stopword(&lower[p])
+                    });
+                cue_starts.push((CueKind::Negation, if object { i - 1 } else { i + 1 }));
             } else if let Some(cue) = implicative.filter(|_| !arm_for_cues && !relative) {
                 // "never failed to qualify", "did not once fail", "did not stop working": two
                 // denials affirm.

@@ -264,6 +264,16 @@ pub enum Bound {
     AtMost,
 }
 
+impl Bound {
+    /// The bound on the other side: what "no more than" makes of "more than".
+    pub fn flipped(self) -> Bound {
+        match self {
+            Bound::AtLeast => Bound::AtMost,
+            Bound::AtMost => Bound::AtLeast,
+        }
+    }
+}
+
 #[rustfmt::skip]
 pub const UNITS_WORDS: &[(&str, u64)] = &[
     ("zero", 0), ("one", 1), ("two", 2), ("three", 3), ("four", 4), ("five", 5), ("six", 6),

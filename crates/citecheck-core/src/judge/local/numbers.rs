@@ -856,6 +856,33 @@ fn score_at(lexemes: &[Lexeme<'_>], next: usize) -> bool {
     (number(next) && lexemes[next].hyphenated) || (dash && number(next + 1))
 }
 
+/// Whether a denial stands right before the comparator whose first word is at `first`: "no
+/// more than 32 GiB", "never above 5%" and "not less than a year" state the opposite bound,
+/// and deny nothing ([`denied_bound_at`]). Not "not at least" or "not within", which are rare
+/// and read better as denials.
+fn denied_comparator(lower: &[String], first: usize) -> bool {
+    let denial = first
+        .checked_sub(1)
+        .is_some_and(|p| matches!(lower[p].as_str(), "no" | "not" | "never"));
+    denial
+        && matches!(
+            lower[first].as_str(),
+            "more" | "less" | "fewer" | "over" | "under" | "above" | "below"
+        )
+}
+
+/// Whether the denial at lexeme `i` only turns the bound of the figure after it ("no more
+/// than 32 GiB" is "at most 32 GiB"): it is then no negation of the clause.
+pub fn denied_bound_at(lower: &[String], quantities: &[Quantity], i: usize) -> bool {
+    quantities.iter().any(|q| {
+        // A currency sign opens the quantity, and the comparator stands before it.
+        [q.at, q.span.start].into_iter().any(|n| {
+            comparator_at(lower, n)
+                .is_some_and(|(_, first)| first == i + 1 && denied_comparator(lower, first))
+        })
+    })
+}
+
 /// The comparator before the number at lexeme `i`, with the index of its first word.
 fn comparator_at(lower: &[String], i: usize) -> Option<(Bound, usize)> {
     let before = |back: usize| i.checked_sub(back).map(|p| lower[p].as_str());
@@ -876,6 +903,7 @@ fn comparator_at(lower: &[String], i: usize) -> Option<(Bound, usize)> {
 /// anywhere past it.
 fn bound_at(lower: &[String], i: usize) -> (Option<Bound>, bool) {
     match comparator_at(lower, i) {
+        Some((bound, first)) if denied_comparator(lower, first) => (Some(bound.flipped()), false),
         Some((bound, first)) => {
             let near = first
                 .checked_sub(1)
@@ -2217,6 +2245,32 @@ mod tests {
         }
         assert!(first("close to £40 million was raised").hedged);
         assert!(first("a further €70m was spent").difference);
+    }
+
+    #[test]
+    fn a_denied_comparator_is_the_opposite_bound() {
+        for (text, bound) in [
+            ("never more than 32 GiB", Some(Bound::AtMost)),
+            ("no more than £5 a month", Some(Bound::AtMost)),
+            ("not less than a year", Some(Bound::AtLeast)),
+            ("no fewer than 40 stations", Some(Bound::AtLeast)),
+            ("more than 32 GiB", Some(Bound::AtLeast)),
+        ] {
+            let q = first(text);
+            assert_eq!(q.bound, bound, "{text}");
+            assert!(!q.near, "{text}");
+        }
+        let lower = |t: &str| {
+            lex(t)
+                .iter()
+                .map(|l| l.text.to_lowercase())
+                .collect::<Vec<_>>()
+        };
+        let text = "capped at no more than £5 a month";
+        assert!(denied_bound_at(&lower(text), &quantities(&lex(text)), 2));
+        // A denial of the act before a bounded figure is still a denial.
+        let text = "it did not cost more than £5";
+        assert!(!denied_bound_at(&lower(text), &quantities(&lex(text)), 2));
     }
 
     #[test]

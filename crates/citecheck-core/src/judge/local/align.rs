@@ -666,6 +666,7 @@ pub fn align(
         .or_else(|| figures_swapped(claim, sentence))
         .or_else(|| swap::traded(claim, sentence))
         .or_else(|| split_vote(claim, sentence))
+        .or_else(|| ordinal_swapped(claim, sentence))
         .or_else(|| still_but_died(claim, sentence));
     // The slot that conflicts is not part of the "rest" that must align: a conflicting name's
     // words, a number that conflicts, a word the sentence states the opposite of.
@@ -2575,6 +2576,65 @@ const AFFIRMED_REACH: usize = 7;
 /// Words of a negation itself, not of what it negates ("no longer used": the act is "used").
 const NEGATION_ADVERBS: &[&str] = &["long", "longer"];
 
+/// The claim's ordinal before a noun that the sentence puts another ordinal before: "the
+/// second woman to be principal conductor" against "the first woman to be principal
+/// conductor". A numbered series ("the ninth stage") is a position among the figures instead
+/// (`numbers`); a sentence that has the claim's own pair as well ("her first album and her
+/// second album") sets nothing against it.
+fn ordinal_swapped(claim: &Analysis, sentence: &Analysis) -> Option<String> {
+    fn ordinal(form: &str) -> bool {
+        let digits = form.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+        !digits.is_empty()
+            && digits.len() < form.len()
+            && digits.bytes().all(|b| b.is_ascii_digit())
+            && matches!(&form[digits.len()..], "st" | "nd" | "rd" | "th")
+    }
+    let pairs = |text: &Analysis| -> Vec<(String, String, usize)> {
+        (0..text.forms.len().saturating_sub(1))
+            .filter_map(|i| {
+                let o = text.form(i).filter(|f| ordinal(f))?;
+                let noun = text
+                    .form(i + 1)
+                    .filter(|f| text.is_content(f) && !lexicon::SERIES_NOUNS.contains(f))?;
+                Some((o.to_string(), noun.to_string(), i))
+            })
+            .collect()
+    };
+    // The other ordinal fills the claim's slot only with another of the claim's words beside
+    // it ("named in memory of his first wife" for "named after his second wife"): "a goalless
+    // first half" is no rival of "scored in the second half".
+    // Within the phrase: a comma or a stronger break ends it ("After a goalless first half,
+    // Saltby scored").
+    let beside = |text: &Analysis, at: usize, form: &str| {
+        let open = |i: &usize| text.breaks.get(*i).is_none_or(Option::is_none);
+        let before = (at.saturating_sub(ORDINAL_REACH)..at)
+            .rev()
+            .take_while(open);
+        let after = (at + 2..(at + 2 + ORDINAL_REACH).min(text.forms.len())).take_while(open);
+        before.chain(after).any(|i| text.form(i) == Some(form))
+    };
+    let stated = pairs(sentence);
+    pairs(claim).into_iter().find_map(|(o, noun, at)| {
+        let same_noun = stated.iter().filter(|(_, n, _)| *n == noun);
+        let own = same_noun.clone().any(|(p, _, _)| *p == o);
+        let other = same_noun.clone().any(|(p, _, j)| {
+            *p != o
+                && claim.content.iter().any(|(f, i)| {
+                    *f != noun
+                        && *f != o
+                        && beside(claim, at, f)
+                        && *i != at
+                        && beside(sentence, *j, f)
+                })
+        });
+        (other && !own).then_some(o)
+    })
+}
+
+/// How many words either side of an ordinal and its noun another word may stand and still
+/// share its slot.
+const ORDINAL_REACH: usize = 5;
+
 /// Whether a negation denies only a universal the other text does not state: "did not write
 /// every song alone" says that some songs were written with others, not that none was
 /// written; "not only won the league" affirms the winning; "does not always stop" says it
@@ -4283,6 +4343,39 @@ mod tests {
         );
         assert!(!a.polarity_differs(), "{}", a.describe());
         assert!(!a.number_conflict(), "{}", a.describe());
+    }
+
+    #[test]
+    fn another_ordinal_before_the_claim_s_noun_in_its_slot_flips_it() {
+        let page = "When its founder died in 1934, the board appointed her to succeed him, \
+            making her the first woman to be principal conductor of a professional orchestra \
+            in the Netherlands.";
+        let a = aligned(
+            "In 1934 she became the second woman to be principal conductor of a professional \
+             Dutch orchestra.",
+            page,
+        );
+        assert_eq!(a.reversed.as_deref(), Some("2nd"), "{}", a.describe());
+        assert!(a.polarity_differs(), "{}", a.describe());
+        let a = aligned(
+            "In 1934 she became the first woman to be principal conductor of a professional \
+             orchestra in the Netherlands.",
+            page,
+        );
+        assert!(!a.polarity_differs(), "{}", a.describe());
+        // Another ordinal of the noun without the claim's words beside it fills another slot.
+        let a = aligned(
+            "Saltby scored twice in the second half to win the final.",
+            "After a goalless first half, Saltby scored twice to win the final.",
+        );
+        assert_eq!(a.reversed, None, "{}", a.describe());
+        // Nor does a sentence that has the claim's own ordinal of the noun as well.
+        let a = aligned(
+            "The pear was named after his second wife.",
+            "The pear was named after his second wife, and the plum was named after his first \
+             wife.",
+        );
+        assert_eq!(a.reversed, None, "{}", a.describe());
     }
 
     #[test]

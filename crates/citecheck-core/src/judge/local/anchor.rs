@@ -248,6 +248,12 @@ pub fn number_fit(
     {
         return NumberFit::Conflict;
     }
+    // A figure the claim gives as another's by name ("four times Lodestore's 256 MiB limit")
+    // is that one's: a sentence that never names it holds no rival of the figure.
+    let stated_here = own.iter().any(|p| same(&p));
+    if !stated_here && owned_by_unnamed(claim, q, sentence) {
+        return NumberFit::Missing;
+    }
     // A claim that adds figures up ("between them own close to a fifth of the company") states
     // their sum, which the sentence leaves to its reader ("which owns 11.2% ..., and ...,
     // with 8.4%").
@@ -319,6 +325,7 @@ pub fn number_fit(
             && compare::same_slot(q, p, true)
             && !dated_otherwise(p)
             && !rate_apart(p)
+            && !dates_undated_event(claim, q, sentence, p)
     };
     // The other end of a change the claim's value ends or starts ("rose from $2.7 billion to
     // $13.2 billion") is its value at another time, not a rival.
@@ -519,6 +526,7 @@ pub fn number_fit(
         let free: Vec<Quantity> = own
             .iter()
             .filter(|p| !spoken_for(p) && !dated_otherwise(p))
+            .filter(|p| same(p) || !dates_undated_event(claim, q, sentence, p))
             .cloned()
             .collect();
         match compare::fit(q, &free) {
@@ -741,6 +749,89 @@ fn governing_word(a: &Analysis, start: usize) -> Option<&str> {
         }
     }
     None
+}
+
+/// Whether the claim's figure `q` belongs by name to something `sentence` never names: right
+/// after a possessive name ("Lodestore's 256 MiB limit"), or as a ratio of such a figure
+/// ("four times Lodestore's").
+fn owned_by_unnamed(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
+    static TIMES: OnceLock<String> = OnceLock::new();
+    let times = TIMES.get_or_init(|| normalise("times").form);
+    let ratio = claim.form(q.span.end) == Some(times.as_str());
+    let owner_at = |start: usize| {
+        claim.entities.iter().find(|e| {
+            e.span.start == start && e.span.end > 0 && claim.is_possessive(e.span.end - 1)
+        })
+    };
+    let before = claim.entities.iter().find(|e| {
+        e.span.end == q.span.start && e.span.end > 0 && claim.is_possessive(e.span.end - 1)
+    });
+    let after = ratio.then(|| owner_at(q.span.end + 1)).flatten();
+    // The claim's own subject ("Solvik's 2024 profit") is what the whole claim is about, which
+    // a sentence of its page may leave unnamed ("the profit was about £148 million"): only a
+    // second party owns a figure apart.
+    let second_party = |e: &&Entity| {
+        claim
+            .entities
+            .first()
+            .is_some_and(|first| !std::ptr::eq(first, *e))
+    };
+    before
+        .or(after)
+        .filter(second_party)
+        .is_some_and(|e| !sentence.mentions(e))
+}
+
+/// Whether the sentence's year `p` dates an event the claim names without a year, not the one
+/// the claim's year `q` dates: "died in Greece in April 1824" against "after quitting England
+/// in 1816, died in Greece" dates the death, which the claim leaves undated, so 1824 is no
+/// rival of the claim's 1816 ("until the liberation in 1945" against "gave up her post in 1942
+/// and ... until the liberation").
+fn dates_undated_event(claim: &Analysis, q: &Quantity, sentence: &Analysis, p: &Quantity) -> bool {
+    if q.measure != Measure::Year || p.measure != Measure::Year {
+        return false;
+    }
+    let Some(event) = event_word(sentence, p.span.start) else {
+        return false;
+    };
+    let year_after = |j: usize| {
+        claim.quantities.iter().any(|y| {
+            y.measure == Measure::Year && y.span.start > j && y.span.start <= j + NUMBER_REACH
+        })
+    };
+    // The undated event stands in another clause of the claim than its year: across a break
+    // or a conjunction ("in 1816, died in Greece", "in 1942 and went on ... until the
+    // liberation"). In one clause ("travelled to Stockholm to collect the prize in December
+    // 1945") the year dates the whole of it.
+    let apart = |j: usize| {
+        let (from, to) = (j.min(q.span.start), j.max(q.span.start));
+        (from..to).any(|i| {
+            claim.breaks.get(i).is_some_and(Option::is_some)
+                || matches!(claim.form(i), Some("and" | "but" | "while" | "whereas"))
+        })
+    };
+    // A year with no word of its own before it ("In 1995, the company launched ...") dates
+    // the whole claim, and any other year of the event is a rival.
+    event_word(claim, q.span.start).is_some_and(|own| own != event)
+        && claim
+            .forms
+            .iter()
+            .enumerate()
+            .any(|(j, f)| f.as_deref() == Some(event) && !year_after(j) && apart(j))
+}
+
+/// The content word a date's year stands under, past a month or a day before it ("died in
+/// Greece in April 1824" gives "greece").
+fn event_word(a: &Analysis, start: usize) -> Option<&str> {
+    let mut at = start;
+    loop {
+        let word = governing_word(a, at)?;
+        let is_date = lexicon::MONTHS.contains(&word) || lexicon::WEEKDAYS.contains(&word);
+        if !is_date {
+            return Some(word);
+        }
+        at = (0..at).rev().find(|&i| a.form(i) == Some(word))?;
+    }
 }
 
 /// Whether the sentence's numbers `a` and `b` are the two ends of a change: "from a to b"
@@ -1291,6 +1382,64 @@ mod tests {
             fit("Alexander Fleming was born in 1880.", sentence),
             NumberFit::Conflict
         );
+    }
+
+    #[test]
+    fn a_year_of_an_event_the_claim_leaves_undated_is_no_rival() {
+        let sentence = "He died of a fever at Missolonghi in Greece in April 1824, when his \
+                        daughter was eight, never having seen her again.";
+        assert_eq!(
+            fit(
+                "Byron, who never saw his daughter again after quitting England in 1816, \
+                 died in Greece when she was eight.",
+                sentence
+            ),
+            NumberFit::Missing
+        );
+        // The same event dated otherwise is a rival.
+        assert_eq!(
+            fit("Byron died in Greece in 1826.", sentence),
+            NumberFit::Conflict
+        );
+        // A year in the undated event's own clause dates all of it.
+        assert_eq!(
+            fit(
+                "Hahn travelled to Stockholm to collect his Nobel Prize in December 1945.",
+                "He received the prize in Stockholm in December 1946."
+            ),
+            NumberFit::Conflict
+        );
+    }
+
+    #[test]
+    fn a_figure_owned_by_a_party_the_sentence_never_names_has_no_rival() {
+        let fits = |claim: &str, sentence: &str| -> Vec<NumberFit> {
+            let (claim, sentence) = (Analysis::new(claim), Analysis::new(sentence));
+            claim
+                .quantities
+                .iter()
+                .map(|q| number_fit(&claim, q, &sentence, None))
+                .collect()
+        };
+        let claim = "A single value in Quarry 5.0 can be as large as 1 GiB, four times \
+                     Lodestore's 256 MiB limit.";
+        let found = fits(
+            claim,
+            "A single value can now be up to 1 GiB, twice the 512 MiB allowed before.",
+        );
+        assert!(!found.contains(&NumberFit::Conflict), "{found:?}");
+        // A party the sentence names is read against it.
+        let found = fits(
+            claim,
+            "A single value can now be up to 1 GiB, twice Lodestore's 512 MiB limit.",
+        );
+        assert!(found.contains(&NumberFit::Conflict), "{found:?}");
+        // The claim's own subject may go unnamed in its page's sentence.
+        let found = fits(
+            "In 2024 Solvik's £190 million profit was a record.",
+            "In 2024 the profit of £148 million was a record.",
+        );
+        assert!(found.contains(&NumberFit::Conflict), "{found:?}");
     }
 
     #[test]

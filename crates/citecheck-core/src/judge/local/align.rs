@@ -429,6 +429,7 @@ pub fn align(
                     || ratio_of_two(q, sentence)
                     || share_of_two(claim, q, sentence)
                     || sum_of_parts(claim, q, sentence)
+                    || product_of_parts(claim, q, sentence)
                     || remainder_of(claim, q, sentence)
                     || remaining_share(claim, q, sentence)
                     || stated_difference(claim, q)
@@ -1235,7 +1236,8 @@ fn difference_of_two(
         .filter(|p| {
             p.measure != Measure::Year
                 && !p.difference
-                && compare::comparable(&q.measure, &p.measure, false)
+                && (compare::comparable(&q.measure, &p.measure, false)
+                    || points_between_shares(q, p))
                 // The claim's own value less a sum far below rounding is that value again
                 // ("$3.8bn" and "$79 a barrel"), not a difference worked out.
                 && !compare::same(q, p)
@@ -1710,7 +1712,10 @@ fn one_of(words: &[&str], f: &str) -> bool {
 /// less or a fall, `Some(None)` for a difference the claim gives no direction of; `None` when
 /// the claim states no difference.
 fn stated_difference(claim: &Analysis, q: &Quantity) -> Option<Option<bool>> {
-    if q.difference {
+    // Percentage points are a difference of two shares by their nature ("nine percentage
+    // points lower").
+    let points = matches!(&q.measure, Measure::Unit(u) if u.dimension == Dimension::Points);
+    if q.difference || points {
         let after = [q.span.end, q.span.end + 1].into_iter().find_map(|i| {
             claim.form(i).and_then(|f| {
                 if one_of(lexicon::MORE, f) {
@@ -1825,6 +1830,39 @@ fn word_before(claim: &Analysis, q: &Quantity, is_one: impl Fn(&str) -> bool) ->
 
 /// The slack of a figure the claim worked out: its own rounding, or for a hedged one a hedge's
 /// share of it if that is more ("about a fifth", "roughly seven times").
+/// Whether `q` is a difference in percentage points and `p` a percentage: "nine percentage
+/// points lower (29% versus 38%)" is the distance between two shares.
+fn points_between_shares(q: &Quantity, p: &Quantity) -> bool {
+    let dimension = |m: &Measure| match m {
+        Measure::Unit(u) => Some(u.dimension),
+        _ => None,
+    };
+    dimension(&q.measure) == Some(Dimension::Points)
+        && dimension(&p.measure) == Some(Dimension::Percent)
+}
+
+/// Whether the claim's amount `q` is the product of two of its own figures that the sentence
+/// states, when the claim says it is what they come to: "12 grams a week at £7 a gram, which
+/// comes to £84 a week" against "I pay about £7 a gram, and I use 12 grams a week".
+fn product_of_parts(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
+    if !amount(q) || q.bound.is_some() || !totals(claim, q) {
+        return false;
+    }
+    let stated = |p: &Quantity| sentence.quantities.iter().any(|s| compare::same(p, s));
+    let factors: Vec<&Quantity> = claim
+        .quantities
+        .iter()
+        .filter(|p| !std::ptr::eq(*p, q) && p.measure != Measure::Year && stated(p))
+        .collect();
+    // The claim multiplies the figures as written: the product rounds to its own precision.
+    factors.iter().enumerate().any(|(k, a)| {
+        factors[k + 1..].iter().any(|b| {
+            let product = a.value * b.value;
+            product != 0.0 && (product - q.value).abs() <= own_slack(q)
+        })
+    })
+}
+
 fn own_slack(q: &Quantity) -> f64 {
     if q.hedged {
         q.tolerance.max(q.value.abs() * compare::HEDGE_TOLERANCE)
@@ -1981,7 +2019,9 @@ fn change_worked_out(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> boo
     let Measure::Unit(unit) = &q.measure else {
         return false;
     };
-    if unit.dimension != Dimension::Percent || q.difference || q.bound.is_some() {
+    // A share marked as a difference ("a sixth fewer than the 5,100", "a third less space
+    // than") is relative to the value it is compared with, as "down 17%" is.
+    if unit.dimension != Dimension::Percent || q.bound.is_some() {
         return false;
     }
     let slack = own_slack(q);
@@ -4343,6 +4383,71 @@ mod tests {
         );
         assert!(!a.polarity_differs(), "{}", a.describe());
         assert!(!a.number_conflict(), "{}", a.describe());
+    }
+
+    #[test]
+    fn products_points_and_relative_differences_are_worked_out() {
+        let numbers = |claim: &str, sentence: &str| aligned(claim, sentence).numbers;
+        let all_match = |fits: &[NumberFit]| fits.iter().all(|f| *f == NumberFit::Match);
+        // A product of two of the claim's stated figures, when the claim says what they come
+        // to; not a product it does not say is one, nor a wrong one.
+        let sentence = "\"I pay about £7 a gram, and I use 12 grams a week,\" she said.";
+        let fits = numbers(
+            "She uses about 12 grams of saffron a week at roughly £7 a gram, which comes to \
+             around £84 a week.",
+            sentence,
+        );
+        assert!(all_match(&fits), "{fits:?}");
+        let fits = numbers(
+            "She uses about 12 grams of saffron a week at roughly £7 a gram, which comes to \
+             around £96 a week.",
+            sentence,
+        );
+        assert!(!all_match(&fits), "{fits:?}");
+        let fits = numbers(
+            "She uses about 12 grams of saffron a week at roughly £7 a gram and £84 a week.",
+            sentence,
+        );
+        assert!(!all_match(&fits), "{fits:?}");
+        // Percentage points between two shares, one of them in the other arm of a comparison
+        // that the claim sets side by side with "versus".
+        let sentence = "Over 12 months, 29% of the exercise group fell at least once, compared \
+            with 38% of the usual-care group.";
+        let fits = numbers(
+            "The share who fell at least once was nine percentage points lower with the \
+             programme (29% versus 38%).",
+            sentence,
+        );
+        assert!(all_match(&fits), "{fits:?}");
+        let fits = numbers(
+            "The share who fell at least once was twelve percentage points lower with the \
+             programme (29% versus 38%).",
+            sentence,
+        );
+        assert!(!all_match(&fits), "{fits:?}");
+        // A share marked as a difference is relative to the value it is compared with, given
+        // "against" or "down from" in the sentence.
+        let fits = numbers(
+            "In the benchmark zstd needed roughly a third less space per point than lz4, at 1.4 \
+             bytes against 2.1.",
+            "In the benchmark zstd stored each point in 1.4 bytes on average, against 2.1 bytes \
+             for lz4.",
+        );
+        assert!(all_match(&fits), "{fits:?}");
+        let fits = numbers(
+            "Brent geese peaked at 4,250 in early February 2026, roughly a sixth fewer than \
+             the 5,100 of the winter before.",
+            "Dark-bellied brent geese peaked at 4,250 on 2 February, down from 5,100 the winter \
+             before, a fall that matches counts elsewhere along the coast after a poor breeding \
+             summer in Siberia.",
+        );
+        assert_eq!(fits[2], NumberFit::Match, "{fits:?}");
+        let fits = numbers(
+            "Brent geese peaked at 4,250, roughly a third fewer than the 5,100 of the winter \
+             before.",
+            "Brent geese peaked at 4,250 on 2 February, down from 5,100 the winter before.",
+        );
+        assert!(!all_match(&fits), "{fits:?}");
     }
 
     #[test]

@@ -185,7 +185,14 @@ pub fn number_fit(
     // itself compares or contrasts ("28 nm rather than 5 nm"), or names something that arm
     // names.
     let arm = |p: &Quantity| sentence.aside.get(p.span.start).copied().unwrap_or(false);
+    // A claim that sets two figures side by side ("29% versus 38%", "1.4 bytes against 2.1")
+    // compares as much as one with "than".
     let reaches_arm = claim.comparative
+        || claim
+            .forms
+            .iter()
+            .flatten()
+            .any(|f| matches!(f.as_str(), "versus" | "vs"))
         || claim.cues.iter().any(|c| c.kind == CueKind::Contrast)
         || sentence
             .entities
@@ -891,7 +898,9 @@ pub(super) fn measured_against(sentence: &Analysis, a: &Quantity, b: &Quantity) 
     }
     let word = |back: usize| sentence.form_before(b.span.start, back);
     let compared = matches!(word(1), "with" | "to") && word(2).starts_with("compar");
-    compared || to_from(sentence, a, b) || earlier_value(sentence, b)
+    // "1.4 bytes on average, against 2.1 bytes for lz4".
+    let against = matches!(word(1), "against" | "versus" | "vs");
+    compared || against || to_from(sentence, a, b) || earlier_value(sentence, b)
 }
 
 /// Whether `first` stands right before `a`, `then` right after it, and `b` one or two

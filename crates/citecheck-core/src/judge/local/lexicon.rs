@@ -107,6 +107,8 @@ pub const SAYING_VERBS: &[&str] = &[
 pub const PROSPECTS: &[&[&str]] = &[
     &["in", "talks", "to"], &["considering"], &["could"], &["might"], &["hopes", "to"],
     &["hoping", "to"], &["aims", "to"], &["aiming", "to"], &["proposed", "to"], &["proposing", "to"],
+    // "will vote on whether to ban": the question is open.
+    &["whether", "to"],
 ];
 
 /// Common nouns that end the names of places, buildings, bodies and events ("Empire State

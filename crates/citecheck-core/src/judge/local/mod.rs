@@ -1788,6 +1788,7 @@ mod tests {
             ("is considering closing", "will close"),
             ("could close", "will close"),
             ("hopes to open", "opened"),
+            ("will vote in June on whether to close", "has closed"),
         ] {
             let page = format!(
                 "## Libraries\n\nThe council {framed} the library on Mill Lane in the spring, \

@@ -424,6 +424,7 @@ pub fn align(
                 if spans_years(q, sentence)
                     || years_apart(claim, q, sentence)
                     || years_between(claim, q, sentence)
+                    || between_own_days(claim, q, sentence)
                     || age_at_death(claim, q, sentence)
                     || change_worked_out(claim, q, sentence)
                     || ratio_of_two(q, sentence)
@@ -441,6 +442,9 @@ pub fn align(
             // in 1972 and ... in 2022"), both of which the sentence states: another span there
             // ("five years before launch") is about something else.
             NumberFit::Conflict if between_own_years(claim, q, sentence) => NumberFit::Match,
+            // Likewise a span between two of its own days ("just over five weeks, from 9
+            // April to 16 May").
+            NumberFit::Conflict if between_own_days(claim, q, sentence) => NumberFit::Match,
             NumberFit::Conflict if within_a_range(q, sentence) => NumberFit::Missing,
             // The rival is the claim's value multiplied: the sentence's equal value, if any,
             // is the claim's.
@@ -1939,6 +1943,61 @@ impl YearSpan {
         }
     }
 }
+
+/// Whether the claim's span of time `q` ("just over five weeks", "38 days") is the distance
+/// between two of its own dates in the year ("from 9 April to 16 May"), both of which the
+/// sentence states. The two dates are read within one year, the later after the earlier.
+fn between_own_days(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
+    let Measure::Unit(unit) = &q.measure else {
+        return false;
+    };
+    if unit.dimension != Dimension::Time
+        || !(DAY_SECONDS..lexicon::YEAR_SECONDS).contains(&unit.factor)
+    {
+        return false;
+    }
+    let day_of_year = |p: &Quantity| -> Option<f64> {
+        let Measure::Day(month) = &p.measure else {
+            return None;
+        };
+        let m = lexicon::MONTHS.iter().position(|name| name == month)?;
+        Some(DAYS_BEFORE_MONTH[m % 12] + p.value)
+    };
+    let stated = |p: &Quantity| sentence.quantities.iter().any(|s| compare::same(p, s));
+    let days: Vec<(usize, f64)> = claim
+        .quantities
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| stated(p))
+        .filter_map(|(k, p)| day_of_year(p).map(|d| (k, d)))
+        .collect();
+    days.iter().any(|&(k, a)| {
+        days.iter().any(|&(j, b)| {
+            let span = b - a;
+            j > k
+                && span > 0.0
+                && compare::same(
+                    q,
+                    &Quantity {
+                        value: span * DAY_SECONDS,
+                        tolerance: 0.0,
+                        bound: None,
+                        near: false,
+                        hedged: false,
+                        ..q.clone()
+                    },
+                )
+        })
+    })
+}
+
+/// Seconds in a day, the unit the spans between dates are counted in.
+const DAY_SECONDS: f64 = 86_400.0;
+
+/// Days of a common year before each month.
+const DAYS_BEFORE_MONTH: [f64; 12] = [
+    0.0, 31.0, 59.0, 90.0, 120.0, 151.0, 181.0, 212.0, 243.0, 273.0, 304.0, 334.0,
+];
 
 fn year_span(q: &Quantity) -> Option<YearSpan> {
     let Measure::Unit(unit) = &q.measure else {
@@ -4448,6 +4507,28 @@ mod tests {
             "Brent geese peaked at 4,250 on 2 February, down from 5,100 the winter before.",
         );
         assert!(!all_match(&fits), "{fits:?}");
+    }
+
+    #[test]
+    fn a_span_between_two_of_the_claim_s_own_dates_is_worked_out() {
+        let sentence = "The tour runs to 24 dates between 9 April and 16 May, reaching its \
+            largest room, capacity 3,200, on 2 May.";
+        let numbers = |claim: &str| aligned(claim, sentence).numbers;
+        let fits =
+            numbers("The tour packs 24 shows into just over five weeks, from 9 April to 16 May.");
+        assert!(fits.iter().all(|f| *f == NumberFit::Match), "{fits:?}");
+        let fits = numbers("The tour packs 24 shows into 37 days, from 9 April to 16 May.");
+        assert!(fits.iter().all(|f| *f == NumberFit::Match), "{fits:?}");
+        for claim in [
+            "The tour packs 24 shows into just over six weeks, from 9 April to 16 May.",
+            "The tour packs 24 shows into about three weeks, from 9 April to 16 May.",
+        ] {
+            let fits = numbers(claim);
+            assert!(
+                !fits.iter().all(|f| *f == NumberFit::Match),
+                "{claim}: {fits:?}"
+            );
+        }
     }
 
     #[test]

@@ -10,7 +10,7 @@ use super::facts;
 use super::lex::{forms_of, is_stopword, lex, normalise, written_as_name, LexKind, Lexeme};
 use super::lexicon;
 use super::lexicon::Dimension;
-use super::numbers::{self, quantities, Measure, Quantity};
+use super::numbers::{quantities, Measure, Quantity};
 use super::vocabulary;
 
 /// How a cue negates.
@@ -456,11 +456,14 @@ impl Analysis {
                 && !in_bare_relative(&lower, sentence_opening, i)
                 && !counterfactual(&lower, i)
                 && !ensured(&lower, i)
-                && !numbers::denied_bound_at(&lower, &quantities, i)
             {
                 // "sold none of them", "said nothing": a pronoun of denial as the object
                 // denies the act before it, as "did not sell any" does.
+                // Not "none other than", "nothing but", "nothing less than", "nothing short
+                // of", which affirm.
+                let affirming = matches!(next, Some("other" | "but" | "less" | "short"));
                 let object = matches!(word, "none" | "nothing" | "nobody")
+                    && !affirming
                     && i.checked_sub(1).is_some_and(|p| {
                         lexemes[p].kind == LexKind::Word && !is_stopword(&lower[p])
                     });

@@ -188,11 +188,11 @@ pub fn number_fit(
     // A claim that sets two figures side by side ("29% versus 38%", "1.4 bytes against 2.1")
     // compares as much as one with "than".
     let reaches_arm = claim.comparative
-        || claim
-            .forms
-            .iter()
-            .flatten()
-            .any(|f| matches!(f.as_str(), "versus" | "vs"))
+        || (0..claim.forms.len()).any(|i| {
+            matches!(claim.form(i), Some("versus" | "vs"))
+                && claim.quantities.iter().any(|c| c.span.end == i)
+                && claim.quantities.iter().any(|c| c.span.start == i + 1)
+        })
         || claim.cues.iter().any(|c| c.kind == CueKind::Contrast)
         || sentence
             .entities
@@ -758,9 +758,9 @@ fn governing_word(a: &Analysis, start: usize) -> Option<&str> {
     None
 }
 
-/// Whether the claim's figure `q` belongs by name to something `sentence` never names: right
-/// after a possessive name ("Lodestore's 256 MiB limit"), or as a ratio of such a figure
-/// ("four times Lodestore's").
+/// Whether the claim's figure `q` belongs by name to something it is compared with that
+/// `sentence` never names: right after a possessive name ("four times Lodestore's 256 MiB
+/// limit"), or as a ratio of such a figure ("four times Lodestore's").
 fn owned_by_unnamed(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
     static TIMES: OnceLock<String> = OnceLock::new();
     let times = TIMES.get_or_init(|| normalise("times").form);
@@ -774,18 +774,22 @@ fn owned_by_unnamed(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool
         e.span.end == q.span.start && e.span.end > 0 && claim.is_possessive(e.span.end - 1)
     });
     let after = ratio.then(|| owner_at(q.span.end + 1)).flatten();
-    // The claim's own subject ("Solvik's 2024 profit") is what the whole claim is about, which
-    // a sentence of its page may leave unnamed ("the profit was about £148 million"): only a
-    // second party owns a figure apart.
-    let second_party = |e: &&Entity| {
-        claim
-            .entities
-            .first()
-            .is_some_and(|first| !std::ptr::eq(first, *e))
+    // Only a party the claim compares with owns a figure apart ("four times Lodestore's",
+    // "more than Ferrite's", "against Orland's"): the claim's own subject ("Solvik's 2024
+    // profit", "In California, Newsom's $300 billion budget") is what the whole claim is
+    // about, which a sentence of its page may leave unnamed.
+    let compared = |e: &&Entity| {
+        e.span
+            .start
+            .checked_sub(1)
+            .and_then(|p| claim.form(p))
+            .is_some_and(|w| {
+                w == times.as_str() || matches!(w, "than" | "against" | "versus" | "vs" | "with")
+            })
     };
     before
         .or(after)
-        .filter(second_party)
+        .filter(compared)
         .is_some_and(|e| !sentence.mentions(e))
 }
 
@@ -818,8 +822,16 @@ fn dates_undated_event(claim: &Analysis, q: &Quantity, sentence: &Analysis, p: &
         })
     };
     // A year with no word of its own before it ("In 1995, the company launched ...") dates
-    // the whole claim, and any other year of the event is a rival.
-    event_word(claim, q.span.start).is_some_and(|own| own != event)
+    // the whole claim, and any other year of the event is a rival. So is a year that has the
+    // claim year's own word before it too ("moved to London from Vienna in 1939" against
+    // "Born in Vienna, she moved to London in 1938").
+    let Some(own) = event_word(claim, q.span.start) else {
+        return false;
+    };
+    let own_near = (p.span.start.saturating_sub(NUMBER_REACH)..p.span.start)
+        .any(|i| sentence.form(i) == Some(own));
+    own != event
+        && !own_near
         && claim
             .forms
             .iter()
@@ -898,9 +910,7 @@ pub(super) fn measured_against(sentence: &Analysis, a: &Quantity, b: &Quantity) 
     }
     let word = |back: usize| sentence.form_before(b.span.start, back);
     let compared = matches!(word(1), "with" | "to") && word(2).starts_with("compar");
-    // "1.4 bytes on average, against 2.1 bytes for lz4".
-    let against = matches!(word(1), "against" | "versus" | "vs");
-    compared || against || to_from(sentence, a, b) || earlier_value(sentence, b)
+    compared || to_from(sentence, a, b) || earlier_value(sentence, b)
 }
 
 /// Whether `first` stands right before `a`, `then` right after it, and `b` one or two

@@ -154,6 +154,8 @@ pub const NUMBERED_KINDS: &[&str] = &[
 pub const SERIES_NOUNS: &[&str] = &[
     "chapter", "day", "edition", "episode", "game", "issue", "leg", "level", "part", "phase",
     "round", "season", "section", "series", "stage", "step", "volume", "week",
+    // The moments of a match or a race: "in the 74th minute", "on the 12th lap".
+    "minute", "lap", "inning",
     // Numbered places and labels: "lane 3", "platform 9", "track 4", "page 12".
     "lane", "platform", "gate", "page", "room", "exit", "junction", "track", "terminal", "berth",
     "pier", "hole",

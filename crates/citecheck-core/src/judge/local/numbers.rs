@@ -857,30 +857,13 @@ fn score_at(lexemes: &[Lexeme<'_>], next: usize) -> bool {
 }
 
 /// Whether a denial stands right before the comparator whose first word is at `first`: "no
-/// more than 32 GiB", "never above 5%" and "not less than a year" state the opposite bound,
-/// and deny nothing ([`denied_bound_at`]). Not "not at least" or "not within", which are rare
-/// and read better as denials.
+/// more than 32 GiB" and "not less than a year" state the opposite bound. Not "never above
+/// 5%" or "not under surveillance", which deny as often as they bound.
 fn denied_comparator(lower: &[String], first: usize) -> bool {
     let denial = first
         .checked_sub(1)
         .is_some_and(|p| matches!(lower[p].as_str(), "no" | "not" | "never"));
-    denial
-        && matches!(
-            lower[first].as_str(),
-            "more" | "less" | "fewer" | "over" | "under" | "above" | "below"
-        )
-}
-
-/// Whether the denial at lexeme `i` only turns the bound of the figure after it ("no more
-/// than 32 GiB" is "at most 32 GiB"): it is then no negation of the clause.
-pub fn denied_bound_at(lower: &[String], quantities: &[Quantity], i: usize) -> bool {
-    quantities.iter().any(|q| {
-        // A currency sign opens the quantity, and the comparator stands before it.
-        [q.at, q.span.start].into_iter().any(|n| {
-            comparator_at(lower, n)
-                .is_some_and(|(_, first)| first == i + 1 && denied_comparator(lower, first))
-        })
-    })
+    denial && matches!(lower[first].as_str(), "more" | "less" | "fewer")
 }
 
 /// The comparator before the number at lexeme `i`, with the index of its first word.
@@ -2030,6 +2013,17 @@ mod tests {
     }
 
     #[test]
+    fn a_moment_of_a_match_is_a_position() {
+        for text in ["came on in the 74th minute", "crashed on the 12th lap"] {
+            let found = quantities(&lex(text));
+            assert!(
+                !found.is_empty() && found.iter().all(|q| q.position),
+                "{text}: {found:?}"
+            );
+        }
+    }
+
+    #[test]
     fn a_season_s_short_second_year_is_the_next_year() {
         let years = |text: &str| -> Vec<(Measure, f64)> {
             quantities(&lex(text))
@@ -2260,17 +2254,9 @@ mod tests {
             assert_eq!(q.bound, bound, "{text}");
             assert!(!q.near, "{text}");
         }
-        let lower = |t: &str| {
-            lex(t)
-                .iter()
-                .map(|l| l.text.to_lowercase())
-                .collect::<Vec<_>>()
-        };
-        let text = "capped at no more than £5 a month";
-        assert!(denied_bound_at(&lower(text), &quantities(&lex(text)), 2));
-        // A denial of the act before a bounded figure is still a denial.
-        let text = "it did not cost more than £5";
-        assert!(!denied_bound_at(&lower(text), &quantities(&lex(text)), 2));
+        // "never above" and "not under" deny as often as they bound.
+        assert_eq!(first("it was never above 5%").bound, Some(Bound::AtLeast));
+        assert_eq!(first("not under 24-hour watch").bound, Some(Bound::AtMost));
     }
 
     #[test]

@@ -4664,6 +4664,12 @@ mod tests {
             "The museum on the quay is open daily.",
         );
         assert!(a.polarity_differs(), "{}", a.describe());
+        // A bound the sentence turns is the opposite bound, which gainsays the claim's.
+        let a = aligned(
+            "The rally drew more than 500 people.",
+            "The rally drew no more than 500 people.",
+        );
+        assert!(a.number_conflict(), "{}", a.describe());
         // "none other than" affirms.
         let a = aligned(
             "She married Prince Albert in 1840.",

@@ -232,6 +232,9 @@ fn same_as_read(claim: &Quantity, page: &Quantity) -> bool {
             page.value - tolerance <= claim.value
                 && (!claim.near || page.value >= claim.value - slack)
         }
+        // Opposite bounds ("more than 500" against "no more than 500") leave no value both
+        // allow but the mark itself, which neither states.
+        Some(_) => false,
         _ => (claim.value - page.value).abs() <= tolerance,
     }
 }

@@ -86,7 +86,20 @@ impl Clauses {
                 } else if let Some(form) = forms.get(i).and_then(|f| f.as_deref()) {
                     let governed = previous_word.is_some_and(|p| PREPOSITIONS.contains(&p));
                     if content(form) && !governed {
-                        subjects[clause] = Some(form.to_string());
+                        // An "-ing" word before a noun modifies it: "the training features
+                        // ... work" is about the features, "the housing market" the market.
+                        let head = lower
+                            .ends_with("ing")
+                            .then(|| i + 1)
+                            .filter(|&n| {
+                                lexemes.get(n).is_some_and(|l| {
+                                    l.kind == LexKind::Word
+                                        && !l.text.starts_with(char::is_uppercase)
+                                }) && !facts::is_verb(lexemes, lowers, n)
+                            })
+                            .and_then(|n| forms.get(n).and_then(|f| f.as_deref()))
+                            .filter(|f| content(f));
+                        subjects[clause] = Some(head.unwrap_or(form).to_string());
                         settled = true;
                     }
                 }
@@ -266,6 +279,15 @@ mod tests {
             a.clauses.subjects[1].is_some(),
             "a noun after \"and\" leads its own clause"
         );
+        // An "-ing" word before a noun modifies it: the noun is the subject.
+        let a = Analysis::new(
+            "The training features work without any subscription, but the adaptive plans \
+             now sit behind Coach+.",
+        );
+        let features = Analysis::new("features");
+        assert_eq!(a.clauses.subjects[0], features.forms[0], "{:?}", a.clauses);
+        let a = Analysis::new("The training ended in June.");
+        assert_eq!(a.clauses.subjects[0], Analysis::new("training").forms[0]);
     }
 
     #[test]

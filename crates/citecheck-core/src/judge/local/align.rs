@@ -1304,15 +1304,11 @@ fn fits_difference(q: &Quantity, change: f64, tolerance: f64) -> bool {
 /// a change or a comparison: "from a to b", "a, up from b", "a, compared with b", "a, against
 /// b". Two values merely listed ("cost £30 in 2010 and costs £80 today") are not.
 fn compared_pair(sentence: &Analysis, a: &Quantity, b: &Quantity) -> bool {
-    let against = |p: &Quantity| {
-        (p.span.start.saturating_sub(3)..p.span.start)
-            .any(|i| matches!(sentence.form(i), Some("against" | "versus" | "vs")))
-    };
     anchor::change_from_to(sentence, a, b)
         || anchor::change_from_to(sentence, b, a)
         || anchor::measured_against(sentence, a, b)
         || anchor::measured_against(sentence, b, a)
-        || against(b)
+        || set_against(sentence, b, 3)
 }
 
 /// Whether the claim's value `q` is what remains of a whole ("leaving it with just under 100
@@ -1615,13 +1611,32 @@ fn sum_of_parts(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
 /// total", "altogether", "combined", "came to", "amounted to"), or a colon right after the
 /// value that opens its parts.
 fn totals(claim: &Analysis, q: &Quantity) -> bool {
-    let word = (0..claim.forms.len()).any(|i| match claim.form(i) {
-        Some("in") => claim.form(i + 1) == Some("all"),
-        Some(f) if one_of(&["came", "come", "amount"], f) => claim.form(i + 1) == Some("to"),
-        Some(f) => one_of(&["total", "altogether", "combin"], f),
-        None => false,
+    let word = (0..claim.forms.len()).any(|i| {
+        comes_to_at(claim, i)
+            || match claim.form(i) {
+                Some("in") => claim.form(i + 1) == Some("all"),
+                Some(f) => one_of(&["combin"], f),
+                None => false,
+            }
     });
     word || matches!(claim.breaks.get(q.span.end), Some(Some(Break::Strong)))
+}
+
+/// Whether the claim's word at `i` says what figures come to: "came to", "comes to", "amounts
+/// to", "total", "altogether".
+fn comes_to_at(claim: &Analysis, i: usize) -> bool {
+    match claim.form(i) {
+        Some(f) if one_of(&["came", "come", "amount"], f) => claim.form(i + 1) == Some("to"),
+        Some(f) => one_of(&["total", "altogether"], f),
+        None => false,
+    }
+}
+
+/// Whether "against", "versus" or "vs" stands within `reach` words before the figure `p`: what
+/// the sentence sets it against.
+fn set_against(sentence: &Analysis, p: &Quantity, reach: usize) -> bool {
+    (p.span.start.saturating_sub(reach)..p.span.start)
+        .any(|i| matches!(sentence.form(i), Some("against" | "versus" | "vs")))
 }
 
 /// Whether `q` is a share the claim states plainly, neither as a change ("cut by a quarter")
@@ -1862,11 +1877,7 @@ fn product_of_parts(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool
     // The claim says what the figures come to right before the product ("which comes to
     // around £84"), not anywhere ("In all, 6 killed ... in 24 attacks").
     let comes_to =
-        (q.span.start.saturating_sub(PRODUCT_REACH)..q.span.start).any(|i| match claim.form(i) {
-            Some(f) if one_of(&["came", "come", "amount"], f) => claim.form(i + 1) == Some("to"),
-            Some(f) => one_of(&["total", "altogether"], f),
-            None => false,
-        });
+        (q.span.start.saturating_sub(PRODUCT_REACH)..q.span.start).any(|i| comes_to_at(claim, i));
     if !amount(q) || q.bound.is_some() || !comes_to {
         return false;
     }
@@ -2121,14 +2132,13 @@ fn change_worked_out(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> boo
     // against 97 in 2025") is what a claim's comparison measures from ("a third less than"),
     // or an earlier value when a year dates it; not what a change goes from ("imports fell by
     // a quarter" against "300,000 tonnes, against 400,000 tonnes of exports").
-    let set_against = |b: &Quantity| {
-        let before = sentence.form_before(b.span.start, 1);
+    let base_against = |b: &Quantity| {
         let dated = sentence.quantities.iter().any(|y| {
             y.measure == Measure::Year
                 && y.span.start >= b.span.end
                 && y.span.start <= b.span.end + 3
         });
-        matches!(before, "against" | "versus" | "vs") && (q.difference || dated)
+        set_against(sentence, b, 1) && (q.difference || dated)
     };
     let worked_out = |earlier: &Quantity, later: &Quantity| {
         let change = later.value - earlier.value;
@@ -2145,7 +2155,7 @@ fn change_worked_out(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> boo
                     && if anchor::change_from_to(sentence, a, b) {
                         worked_out(a, b)
                     } else {
-                        (anchor::measured_against(sentence, a, b) || set_against(b))
+                        (anchor::measured_against(sentence, a, b) || base_against(b))
                             && worked_out(b, a)
                     }
             })

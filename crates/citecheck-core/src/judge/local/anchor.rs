@@ -765,15 +765,16 @@ fn owned_by_unnamed(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool
     static TIMES: OnceLock<String> = OnceLock::new();
     let times = TIMES.get_or_init(|| normalise("times").form);
     let ratio = claim.form(q.span.end) == Some(times.as_str());
-    let owner_at = |start: usize| {
-        claim.entities.iter().find(|e| {
-            e.span.start == start && e.span.end > 0 && claim.is_possessive(e.span.end - 1)
-        })
+    let possessive = |at: &dyn Fn(&Entity) -> bool| {
+        claim
+            .entities
+            .iter()
+            .find(|e| at(e) && e.span.end > 0 && claim.is_possessive(e.span.end - 1))
     };
-    let before = claim.entities.iter().find(|e| {
-        e.span.end == q.span.start && e.span.end > 0 && claim.is_possessive(e.span.end - 1)
-    });
-    let after = ratio.then(|| owner_at(q.span.end + 1)).flatten();
+    let before = possessive(&|e| e.span.end == q.span.start);
+    let after = ratio
+        .then(|| possessive(&|e| e.span.start == q.span.end + 1))
+        .flatten();
     // Only a party the claim compares with owns a figure apart ("four times Lodestore's",
     // "more than Ferrite's", "against Orland's"): the claim's own subject ("Solvik's 2024
     // profit", "In California, Newsom's $300 billion budget") is what the whole claim is

@@ -3051,6 +3051,18 @@ fn negated(
                     })
                     .is_some_and(|f| other.vocabulary.contains(f))
         })
+        // A page's negation in a clause of its own, beside the clause that holds the claim's
+        // figures, is about that clause's thing: "did not change its forecast for revenue in
+        // 2027, but raised its range for operating profit to £44 million to £50 million" says
+        // nothing against raised profit guidance of £44m–£50m, however many words the denied
+        // clause shares. Only within one sentence, and only when the figures (other than
+        // years) tell the clauses apart.
+        .filter(|cue| {
+            !page
+                || cue.kind != CueKind::Negation
+                || other_denies
+                || !clause::figures_elsewhere(text, other, cue.scope.start)
+        })
         // The claim's "instead of X" denies X only the act it affirms: a page that states that
         // act (most of the claim's words outside the contrast, and the word before it) and
         // denies nothing says what the claim says, when it names X only in part ("Debian 12
@@ -3450,6 +3462,73 @@ mod tests {
             &Topic::default(),
             &Weights::default(),
         )
+    }
+
+    #[test]
+    fn a_denial_with_an_exception_affirms_what_it_excepts() {
+        for page in [
+            "That flag now does nothing apart from printing a deprecation notice.",
+            "That flag now does nothing except print a deprecation notice.",
+            "That flag now does nothing other than print a deprecation notice.",
+        ] {
+            let a = aligned("All the flag does now is print a deprecation notice.", page);
+            assert!(!a.sentence_negated, "{page}: {}", a.describe());
+        }
+        // No one but the one excepted: he did take part.
+        let a = aligned(
+            "The captain took part in the final.",
+            "No one apart from the captain took part in the final.",
+        );
+        assert!(!a.sentence_negated, "{}", a.describe());
+        // Without an exception the pronoun still denies.
+        let a = aligned(
+            "The flag prints a deprecation notice.",
+            "The flag now prints nothing, not even a deprecation notice.",
+        );
+        assert!(a.sentence_negated, "{}", a.describe());
+    }
+
+    #[test]
+    fn a_pair_of_opposites_both_texts_name_is_no_flip() {
+        let a = aligned(
+            "The road is due to be shut from April 2028 until the new crossing opens.",
+            "Hobb Lane will close to traffic in April 2028 and the new bridge is due to open \
+             in December 2029.",
+        );
+        assert_eq!(a.reversed, None, "{}", a.describe());
+        // One end on each side still flips.
+        let a = aligned(
+            "Hobb Lane will be shut to traffic in April 2028.",
+            "Hobb Lane will open to traffic in April 2028.",
+        );
+        assert!(a.reversed.is_some(), "{}", a.describe());
+    }
+
+    #[test]
+    fn a_negation_beside_the_clause_with_the_claim_s_figures_is_about_its_own_clause() {
+        let claim = "Falconbrook now expects operating profit of £44m–£50m for 2027, up from \
+                     its earlier guidance of £38m–£46m.";
+        let a = aligned(
+            claim,
+            "Falconbrook did not change its forecast for revenue in 2027, of £560 million to \
+             £590 million, but raised its range for operating profit to £44 million to £50 \
+             million, from £38 million to £46 million.",
+        );
+        assert!(!a.sentence_negated, "{}", a.describe());
+        // The clause with the figures denied itself: a flip.
+        let a = aligned(
+            claim,
+            "Falconbrook did not raise its range for operating profit to £44 million to £50 \
+             million, from £38 million to £46 million.",
+        );
+        assert!(a.sentence_negated, "{}", a.describe());
+        // The figures in another sentence tell nothing of this one's clause.
+        let a = aligned(
+            claim,
+            "Falconbrook did not change its forecast. It raised its range for operating \
+             profit to £44 million to £50 million, from £38 million to £46 million.",
+        );
+        assert!(a.sentence_negated, "{}", a.describe());
     }
 
     #[test]

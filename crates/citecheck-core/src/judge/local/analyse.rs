@@ -1067,6 +1067,26 @@ fn affirms(lower: &[String], cue: &Cue) -> bool {
     if delayed {
         return true;
     }
+    // "does nothing apart from printing a notice", "nobody except the captain": a pronoun of
+    // denial with an exception affirms the act of what it excepts, as "all it does is print a
+    // notice" does.
+    let no_one = lower[at] == "no" && scope.first().is_some_and(|w| w == "one");
+    let pronoun = no_one || matches!(lower[at].as_str(), "nothing" | "nobody" | "none");
+    let mut after = scope
+        .iter()
+        .map(String::as_str)
+        .skip(usize::from(no_one))
+        .skip_while(|w| *w == "else");
+    let excepts = match after.next() {
+        Some("except" | "besides" | "save") => true,
+        Some("apart" | "other" | "aside") => {
+            after.next().is_some_and(|w| matches!(w, "from" | "than"))
+        }
+        _ => false,
+    };
+    if pronoun && excepts {
+        return true;
+    }
     // Only a determiner's "no" ("no woman", "nobody", "no one") makes a uniqueness: "did not
     // score before his thirtieth birthday" denies the act before that time.
     let determiner = matches!(lower[at].as_str(), "no" | "nobody" | "none");

@@ -5,9 +5,11 @@
 //! clause's figure neither supports it nor stands aside when it differs.
 
 use super::analyse::{Analysis, Entity};
+use super::compare;
 use super::facts;
 use super::lex::{LexKind, Lexeme};
 use super::lexicon;
+use super::numbers::Measure;
 
 /// Words that open a new clause by themselves.
 const OPENERS: &[&str] = &["but", "while", "whereas", "although", "though", "yet"];
@@ -34,6 +36,8 @@ pub struct Clauses {
     /// a pronoun comes first ("in Aldmoor it was £29,400"), as the subject is then the one
     /// named before.
     subjects: Vec<Option<String>>,
+    /// Each clause's sentence, counted from 0: a pair of sentences weighed as one holds two.
+    sentences: Vec<usize>,
 }
 
 impl Clauses {
@@ -46,10 +50,13 @@ impl Clauses {
     ) -> Clauses {
         let mut of: Vec<usize> = Vec::with_capacity(lexemes.len());
         let mut subjects: Vec<Option<String>> = vec![None];
+        let mut sentences: Vec<usize> = vec![0];
         // Whether the current clause's subject is settled (found, or a pronoun came first).
         let mut settled = false;
         // A sentence end seen: the next lexeme opens a clause.
         let mut ended = false;
+        // The lexeme that set `ended` closed a sentence, not only a clause (";").
+        let mut was_end = false;
         let mut previous_word: Option<&str> = None;
         for (i, (lexeme, lower)) in lexemes.iter().zip(lowers).enumerate() {
             let lower = lower.as_str();
@@ -63,11 +70,18 @@ impl Clauses {
             let opens = (OPENERS.contains(&lower) && !idiom) || (lower == "and" && after_comma);
             // A clause opens only after one with something in it ("But ..." starts the first).
             if (opens || ended) && !of.is_empty() {
+                let sentence = sentences.last().copied().unwrap_or(0);
+                sentences.push(if ended && was_end {
+                    sentence + 1
+                } else {
+                    sentence
+                });
                 subjects.push(None);
                 settled = false;
                 previous_word = None;
             }
             ended = matches!(lexeme.text, ";" | "." | "!" | "?");
+            was_end = matches!(lexeme.text, "." | "!" | "?");
             of.push(subjects.len() - 1);
             if lexeme.kind != LexKind::Word || opens {
                 continue;
@@ -106,7 +120,16 @@ impl Clauses {
             }
             previous_word = Some(lower);
         }
-        Clauses { of, subjects }
+        Clauses {
+            of,
+            subjects,
+            sentences,
+        }
+    }
+
+    /// Whether clauses `a` and `b` belong to one sentence.
+    pub fn same_sentence(&self, a: usize, b: usize) -> bool {
+        self.sentences.get(a).is_some() && self.sentences.get(a) == self.sentences.get(b)
     }
 
     /// How many clauses there are.
@@ -176,6 +199,30 @@ pub fn bound(claim: &Analysis, sentence: &Analysis) -> Option<usize> {
         [c] => Some(*c),
         _ => None,
     }
+}
+
+/// Whether the word at `at` of `text` sits in a clause that holds none of `other`'s figures,
+/// while another clause of the same sentence holds two or more of them (years aside, which
+/// date several clauses alike).
+pub fn figures_elsewhere(text: &Analysis, other: &Analysis, at: usize) -> bool {
+    let clauses = &text.clauses;
+    let Some(own) = clauses.of(at) else {
+        return false;
+    };
+    let mut held = vec![0usize; clauses.count()];
+    for q in text
+        .quantities
+        .iter()
+        .filter(|q| q.measure != Measure::Year)
+    {
+        if let Some(c) = clauses.of(q.at) {
+            if other.quantities.iter().any(|p| compare::same(p, q)) {
+                held[c] += 1;
+            }
+        }
+    }
+    held[own] == 0
+        && (0..clauses.count()).any(|c| c != own && held[c] >= 2 && clauses.same_sentence(own, c))
 }
 
 /// Whether clause `c` of `text` holds the word `form`.

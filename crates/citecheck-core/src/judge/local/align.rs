@@ -3465,6 +3465,33 @@ mod tests {
     }
 
     #[test]
+    fn a_figure_whose_words_sit_around_another_value_is_that_value_s_slot() {
+        let claim = "Valdane's offer represents a 62% premium to Meridian's closing share price.";
+        let a = aligned(
+            claim,
+            "The offer is 47% above Meridian's closing price of 1,252p on Friday and 62% above \
+             its average price over the past three months.",
+        );
+        assert!(a.number_conflict(), "{}", a.describe());
+        // The equal value with the claim's words around it is the claim's.
+        let a = aligned(
+            claim,
+            "The offer is 62% above Meridian's closing price of 1,252p on Friday and 47% above \
+             its average price over the past three months.",
+        );
+        assert!(!a.number_conflict(), "{}", a.describe());
+        // Words that describe the claim's other figure do not move this one: the equal value
+        // in a clause of its own stays the claim's.
+        let a = aligned(
+            "About 26.8 million vehicles crossed in 2024, more than a fifth more than in 2018, \
+             the final full year of tolling.",
+            "In 2018, the last full year of tolls, 21.9 million vehicles crossed; in 2024 the \
+             figure was 26.8 million, about 22% more.",
+        );
+        assert!(!a.number_conflict(), "{}", a.describe());
+    }
+
+    #[test]
     fn a_denial_with_an_exception_affirms_what_it_excepts() {
         for page in [
             "That flag now does nothing apart from printing a deprecation notice.",

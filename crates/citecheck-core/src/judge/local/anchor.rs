@@ -516,6 +516,15 @@ pub fn number_fit(
             })
     };
     let current = |p: &&Quantity| claim_earlier || !earlier_value(sentence, p);
+    if described_at_rival(claim, q, sentence, &own, &counted, |r| {
+        other_value(&r)
+            && compare::same_slot(q, r, false)
+            && !matching_end(r)
+            && !earlier_rival(r)
+            && !dates_other_value(r)
+    }) {
+        return NumberFit::Conflict;
+    }
     if own
         .iter()
         .filter(same)
@@ -552,6 +561,103 @@ pub fn number_fit(
             fit => fit,
         }
     }
+}
+
+/// Whether the words that describe the claim's figure sit around another value of its kind,
+/// and not around the sentence's equal value: "is 47% above Meridian's closing price ... and
+/// 62% above its average price" against "a 62% premium to Meridian's closing share price";
+/// "the average temperature at Ashwell was 4.1°C over the three winters of the survey, against
+/// 3.2°C over the thirty years" against "over the three winters ... recorded an average of
+/// 3.2°C". The equal value is another thing's, and the rival fills the claim's slot.
+///
+/// The rival must carry at least two more of the claim's words than every equal value, and
+/// every word the equal value carries. Dates and counted nouns say when and what kind, not
+/// which thing.
+fn described_at_rival(
+    claim: &Analysis,
+    q: &Quantity,
+    sentence: &Analysis,
+    own: &[Quantity],
+    counted: &[String],
+    is_rival: impl Fn(&Quantity) -> bool,
+) -> bool {
+    let describing = |form: &&str| {
+        !counted.iter().any(|c| c == form)
+            && !lexicon::MONTHS.contains(form)
+            && !lexicon::WEEKDAYS.contains(form)
+    };
+    // Dates and bare figures say too little of themselves to tell whose they are.
+    if matches!(
+        q.measure,
+        Measure::Year | Measure::Day(_) | Measure::Clock(_) | Measure::Bare
+    ) {
+        return false;
+    }
+    // Within the figure's own clause: "38 metres high and 320 metres long, whereas Scarrow
+    // Dam is 27 metres high" puts "Scarrow" near 320 only across the clause's end.
+    let in_clause = |p: &Quantity, i: usize| sentence.clauses.of(i) == sentence.clauses.of(p.at);
+    let claim_years: Vec<f64> = claim
+        .quantities
+        .iter()
+        .filter(|y| y.measure == Measure::Year && close(&y.span, &q.span))
+        .map(|y| y.value)
+        .collect();
+    // The claim's words around its figure, in its clause: what the figure is of. Words
+    // further off describe the claim's other figures ("..., the final full year of tolling").
+    let describing_words: Vec<&str> = claim
+        .content
+        .iter()
+        .filter(|(_, at)| {
+            *at + NUMBER_REACH >= q.span.start
+                && *at < q.span.end + NUMBER_REACH
+                && claim.clauses.of(*at) == claim.clauses.of(q.at)
+        })
+        .map(|(form, _)| form.as_str())
+        .filter(describing)
+        .collect();
+    let words_near = |p: &Quantity| -> Vec<String> {
+        let mut words: Vec<String> = describing_words
+            .iter()
+            .copied()
+            .filter(|form| {
+                sentence.forms.iter().enumerate().any(|(i, f)| {
+                    f.as_deref() == Some(*form)
+                        && i + NUMBER_REACH >= p.span.start
+                        && i < p.span.end + NUMBER_REACH
+                        && in_clause(p, i)
+                })
+            })
+            .map(str::to_string)
+            .collect();
+        // A year of the claim's that dates this value ("in 2024 the figure was 26.8 million")
+        // describes it as much as a word does.
+        words.extend(
+            sentence
+                .quantities
+                .iter()
+                .filter(|y| y.measure == Measure::Year && close(&y.span, &p.span))
+                .filter(|y| claim_years.contains(&y.value))
+                .map(|y| y.value.to_string()),
+        );
+        words
+    };
+    let equal: Vec<Vec<String>> = own
+        .iter()
+        .filter(|p| compare::same(q, p))
+        .map(words_near)
+        .collect();
+    if equal.is_empty() {
+        return false;
+    }
+    own.iter()
+        .filter(|r| r.measure == q.measure && is_rival(r))
+        .any(|r| {
+            let at_rival = words_near(r);
+            equal.iter().all(|at_equal| {
+                at_equal.iter().all(|w| at_rival.contains(w))
+                    && at_rival.iter().filter(|w| !at_equal.contains(w)).count() >= 2
+            })
+        })
 }
 
 /// Whether `sentence` gives the claim's value `q` with one of the claim's words close by, not

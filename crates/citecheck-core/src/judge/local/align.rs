@@ -430,6 +430,8 @@ pub fn align(
                     || ratio_of_two(q, sentence)
                     || share_of_two(claim, q, sentence)
                     || sum_of_parts(claim, q, sentence)
+                    || whole_of_two(claim, q, sentence)
+                    || mean_of_two(claim, q, sentence)
                     || product_of_parts(claim, q, sentence)
                     || remainder_of(claim, q, sentence)
                     || remaining_share(claim, q, sentence)
@@ -446,6 +448,13 @@ pub fn align(
             // April to 16 May").
             NumberFit::Conflict if between_own_days(claim, q, sentence) => NumberFit::Match,
             NumberFit::Conflict if within_a_range(q, sentence) => NumberFit::Missing,
+            // The claim's whole or average of two of the sentence's figures, one of which
+            // would otherwise be its rival: the sentence states it by its parts.
+            NumberFit::Conflict
+                if whole_of_two(claim, q, sentence) || mean_of_two(claim, q, sentence) =>
+            {
+                NumberFit::Match
+            }
             // The rival is the claim's value multiplied: the sentence's equal value, if any,
             // is the claim's.
             NumberFit::Conflict if multiplied_in_claim(claim, q, sentence) => {
@@ -1605,6 +1614,77 @@ fn sum_of_parts(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
     // ("£3m, £2m and £1m" are no "£5m").
     let tolerance = q.tolerance + hedge;
     parts.len() >= 2 && parts.iter().all(stated) && (sum - q.value).abs() <= tolerance
+}
+
+/// Whether the claim's amount is the whole that two of the sentence's amounts of its measure
+/// make up ("the survey's £5.3 million cost was met by the council, with a charity paying the
+/// rest" against "the council provided £4.2 million ... and the charity paid the remaining
+/// £1.1 million"), when the claim says that parts make it up: a word of totalling or of the
+/// rest. Within the whole's rounding and a hedge's slack, as [`sum_of_parts`] reads it.
+fn whole_of_two(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
+    if !amount(q) || q.bound.is_some() {
+        return false;
+    }
+    let rest = (0..claim.forms.len()).any(|i| {
+        claim
+            .form(i)
+            .is_some_and(|f| f == "rest" || one_of(REMAINS, f))
+    });
+    if !rest && !totals(claim, q) {
+        return false;
+    }
+    let parts: Vec<&Quantity> = sentence
+        .quantities
+        .iter()
+        .filter(|p| amount(p) && p.measure == q.measure && p.value < q.value)
+        .collect();
+    let slack = own_slack(q);
+    parts.iter().enumerate().any(|(k, a)| {
+        parts[k + 1..]
+            .iter()
+            .any(|b| (a.value + b.value - q.value).abs() <= slack)
+    })
+}
+
+/// Whether the claim's amount for each one ("averages a little over £7,000 per firm", "£7,000
+/// each") is one of the sentence's amounts of its measure shared out over one of its counts
+/// ("paid £410,000 in compensation to 57 businesses"). A word of averaging or of each must
+/// stand by the claim's figure.
+fn mean_of_two(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
+    if !amount(q) || !matches!(q.measure, Measure::Unit(_)) {
+        return false;
+    }
+    let each = (q.span.start.saturating_sub(3)..q.span.end + 3)
+        .any(|i| matches!(claim.form(i), Some("averag" | "per" | "each" | "apiec")));
+    if !each {
+        return false;
+    }
+    let counts: Vec<&Quantity> = sentence
+        .quantities
+        .iter()
+        .filter(|c| matches!(c.measure, Measure::Noun(_) | Measure::Bare))
+        .filter(|c| amount(c) && c.value >= 2.0 && c.value.fract() == 0.0)
+        .collect();
+    let slack = own_slack(q);
+    sentence
+        .quantities
+        .iter()
+        .filter(|t| amount(t) && t.measure == q.measure && t.value > q.value)
+        .any(|total| {
+            counts.iter().any(|count| {
+                let mean = total.value / count.value;
+                match q.bound {
+                    // "a little over £7,000": above it, within a rounding's reach.
+                    Some(Bound::AtLeast) => {
+                        mean >= q.value && mean <= q.value * (1.0 + compare::ROUNDING_CAP)
+                    }
+                    Some(Bound::AtMost) => {
+                        mean <= q.value && mean >= q.value * (1.0 - compare::ROUNDING_CAP)
+                    }
+                    _ => (mean - q.value).abs() <= slack,
+                }
+            })
+        })
 }
 
 /// Whether the claim says its value `q` is a total: a word of totalling in the claim ("in
@@ -3489,6 +3569,39 @@ mod tests {
              figure was 26.8 million, about 22% more.",
         );
         assert!(!a.number_conflict(), "{}", a.describe());
+    }
+
+    #[test]
+    fn a_whole_or_an_average_of_two_of_the_sentence_s_figures_is_stated() {
+        let page = "The Orland Science Council provided £4.2 million through a five-year grant, \
+                    and the Velmar Foundation, a private charity, paid the remaining £1.1 million.";
+        let a = aligned(
+            "Most of the survey's £5.3 million cost was met by the Orland Science Council, \
+             with the Velmar Foundation paying the rest.",
+            page,
+        );
+        assert!(!a.number_conflict(), "{}", a.describe());
+        // Without a word of the rest or of a total, the sum is no reading of the claim.
+        let a = aligned(
+            "The Orland Science Council provided £5.3 million through a five-year grant.",
+            page,
+        );
+        assert!(a.number_conflict(), "{}", a.describe());
+        let page = "The council has so far paid £410,000 in compensation to 57 businesses on the \
+                    route.";
+        let a = aligned(
+            "Compensation paid so far to businesses on the route averages a little over £7,000 \
+             per firm.",
+            page,
+        );
+        assert!(!a.number_conflict(), "{}", a.describe());
+        // An average the division does not give still conflicts.
+        let a = aligned(
+            "Compensation paid so far to businesses on the route averages about £9,000 per \
+             firm.",
+            page,
+        );
+        assert!(a.number_conflict(), "{}", a.describe());
     }
 
     #[test]

@@ -1620,7 +1620,8 @@ fn sum_of_parts(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
 /// make up ("the survey's £5.3 million cost was met by the council, with a charity paying the
 /// rest" against "the council provided £4.2 million ... and the charity paid the remaining
 /// £1.1 million"), when the claim says that parts make it up: a word of totalling or of the
-/// rest. Within the whole's rounding and a hedge's slack, as [`sum_of_parts`] reads it.
+/// rest, and they are the sentence's only two. Within the whole's rounding and a hedge's
+/// slack, as [`sum_of_parts`] reads it.
 fn whole_of_two(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
     if !amount(q) || q.bound.is_some() {
         return false;
@@ -1638,12 +1639,12 @@ fn whole_of_two(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
         .iter()
         .filter(|p| amount(p) && p.measure == q.measure && p.value < q.value)
         .collect();
-    let slack = own_slack(q);
-    parts.iter().enumerate().any(|(k, a)| {
-        parts[k + 1..]
-            .iter()
-            .any(|b| (a.value + b.value - q.value).abs() <= slack)
-    })
+    // The two must be all the sentence's parts: two of three ("£3m, £2m and £1m") that add
+    // up to the claim's figure make no whole of it.
+    match parts.as_slice() {
+        [a, b] => (a.value + b.value - q.value).abs() <= own_slack(q),
+        _ => false,
+    }
 }
 
 /// Whether the claim's amount for each one ("averages a little over £7,000 per firm", "£7,000
@@ -3939,10 +3940,17 @@ mod tests {
         };
         assert!(aligned(&claim("2.3"), sentence).numbers_agree());
         assert!(!aligned(&claim("2.6"), sentence).numbers_agree());
-        // Figures of the sentence the claim does not give are no parts of its total.
+        // The sentence's only two amounts make the whole the claim names by itself (see
+        // `whole_of_two`); three that the sentence lists are no such whole.
         let a = aligned(
             "The trial's funding came to roughly \u{a3}2.3 million.",
             sentence,
+        );
+        assert!(a.numbers_agree(), "{}", a.describe());
+        let a = aligned(
+            "The trial's funding came to roughly \u{a3}2.3 million.",
+            "The trial was funded with \u{a3}2.1 million from the institute's programme, with \
+             \u{a3}180,000 from the charity Age Forward and with \u{a3}90,000 from the council.",
         );
         assert!(!a.numbers_agree(), "{}", a.describe());
     }

@@ -3606,6 +3606,18 @@ mod tests {
     }
 
     #[test]
+    fn a_comparison_s_other_arm_ends_where_the_sentence_gives_its_source() {
+        let a = aligned(
+            "A revised business case released on Tuesday by Castlemere Metro puts the line's \
+             cost at £407m, some £89m above the budget councillors signed off.",
+            "Castlemere's Eastern tram line will cost £407 million, £89 million more than the \
+             budget councillors approved five years ago, according to a revised business case \
+             published by the city's transport authority, Castlemere Metro, on Tuesday.",
+        );
+        assert_eq!(a.entity_conflict, None, "{}", a.describe());
+    }
+
+    #[test]
     fn a_denial_with_an_exception_affirms_what_it_excepts() {
         for page in [
             "That flag now does nothing apart from printing a deprecation notice.",

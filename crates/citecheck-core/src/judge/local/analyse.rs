@@ -1206,11 +1206,14 @@ const TIME_WORDS: &[&str] = &[
 /// "but they", "so we".
 fn new_clause_at(lower: &[String], at: usize) -> bool {
     let word = |k: usize| lower.get(k).map_or("", String::as_str);
-    matches!(word(at), "and" | "but" | "so" | "yet" | "while" | "whereas")
-        && matches!(
-            word(at + 1),
-            "i" | "we" | "he" | "she" | "they" | "it" | "you"
-        )
+    // ", according to ...": the source of the whole sentence, no part of what is compared.
+    let attribution = word(at) == "according" && word(at + 1) == "to";
+    attribution
+        || (matches!(word(at), "and" | "but" | "so" | "yet" | "while" | "whereas")
+            && matches!(
+                word(at + 1),
+                "i" | "we" | "he" | "she" | "they" | "it" | "you"
+            ))
 }
 
 /// Whether the negation at lexeme `at` sits in a relative clause without "that" on the noun

@@ -671,6 +671,7 @@ pub fn align(
     let reversed = opposite::reversed(claim, sentence, bound)
         .or_else(|| comparison::reversed(claim, sentence))
         .or_else(|| comparison::reversed_attribute(claim, sentence))
+        .or_else(|| comparison::reversed_after_figure(claim, sentence))
         .or_else(|| comparison::against_superlative(claim, sentence))
         .or_else(|| figures.and_then(|(word, agrees)| (!agrees).then_some(word)))
         .or_else(|| rank::outranked(claim, sentence))
@@ -2879,7 +2880,16 @@ fn denies_only_a_universal(text: &Analysis, cue: &Cue, other: &Analysis, page: b
     static KINDS: OnceLock<Vec<Vec<String>>> = OnceLock::new();
     let kinds = KINDS.get_or_init(|| {
         [
-            &["every", "all", "each", "whole"][..],
+            &[
+                "every",
+                "all",
+                "each",
+                "whole",
+                "everything",
+                "everyone",
+                "everybody",
+                "everywhere",
+            ][..],
             &["only", "sole", "solely", "alone", "exclusively"][..],
             &["always", "invariably"][..],
         ]
@@ -3615,6 +3625,46 @@ mod tests {
              published by the city's transport authority, Castlemere Metro, on Tuesday.",
         );
         assert_eq!(a.entity_conflict, None, "{}", a.describe());
+    }
+
+    #[test]
+    fn a_comparative_right_after_a_figure_flips_against_its_opposite() {
+        let claim = "Phrase queries of five words or more run about 9% faster in 4.0.";
+        let a = aligned(
+            claim,
+            "Phrase queries of five or more words ran about 9% slower in 4.0, because \
+             positions are now decoded a block at a time.",
+        );
+        assert!(a.reversed.is_some(), "{}", a.describe());
+        let a = aligned(
+            claim,
+            "Phrase queries of five or more words ran about 9% faster in 4.0.",
+        );
+        assert_eq!(a.reversed, None, "{}", a.describe());
+        // With "than", the two things compared say which is which.
+        let a = aligned(
+            "Carn Hollow's turbines would be nearly 40 metres taller than Gallow Rigg's, which \
+             stand 110 metres high.",
+            "Its turbines are 110 metres tall, almost 40 metres shorter than those proposed at \
+             Carn Hollow.",
+        );
+        assert_eq!(a.reversed, None, "{}", a.describe());
+    }
+
+    #[test]
+    fn not_everything_denies_only_a_universal_and_not_ruled_out_affirms() {
+        // "Not everything got quicker" says some things did not; nothing of one benchmark.
+        let a = aligned(
+            "The binary_trees benchmark got quicker in 1.4.",
+            "Not everything got quicker in 1.4.",
+        );
+        assert!(!a.sentence_negated, "{}", a.describe());
+        // "ruled out that ..." denies what follows.
+        let a = aligned(
+            "Some of the clouds are tidal debris, the team says.",
+            "The team has ruled out that any of the clouds are tidal debris.",
+        );
+        assert!(a.polarity_differs(), "{}", a.describe());
     }
 
     #[test]

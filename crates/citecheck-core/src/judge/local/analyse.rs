@@ -1367,9 +1367,10 @@ fn implicative_negation(word: &str, lower: &[String], i: usize) -> Option<(CueKi
         && next == "out"
         && lower
             .get(i + 2)
-            .is_some_and(|w| matches!(w.as_str(), "a" | "an" | "any" | "the"))
+            .is_some_and(|w| matches!(w.as_str(), "a" | "an" | "any" | "the" | "that"))
     {
-        // "ruled out a run for governor": the run will not happen. Only a noun's phrase: "has
+        // "ruled out a run for governor": the run will not happen; "ruled out that the clouds
+        // are debris": they are not. Only a noun's phrase or a clause: "has
         // ruled out selling his captain" states the refusal that a page's "isn't going
         // anywhere" states, and read as a denial it would set the two against each other.
         Some((CueKind::Refusal, i + 3))

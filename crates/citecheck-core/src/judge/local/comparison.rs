@@ -66,6 +66,48 @@ fn opposite_senses(a: &str, b: &str) -> bool {
         .any(|(more, less)| (a == more && b == less) || (a == less && b == more))
 }
 
+/// The claim's comparative right after one of its figures, when the sentence puts the
+/// opposite comparative right after the same figure: "run about 9% faster" against "ran about
+/// 9% slower", "a third more" against "a third less". The figure says how much; the word after
+/// it, which way, as "rose 9%" and "fell 9%" do. Both words must be comparatives as written.
+pub fn reversed_after_figure(claim: &Analysis, sentence: &Analysis) -> Option<String> {
+    let (more, less) = kin();
+    fn sense_of<'t>(
+        text: &'t Analysis,
+        at: usize,
+        kin: &(Vec<String>, Vec<String>),
+    ) -> Option<(&'t str, i8)> {
+        let form = text.form(at)?;
+        let degree = text.degree.get(at).copied().unwrap_or(0);
+        let (more, less) = kin;
+        (degree != 0 && (is_scale(form) || more.iter().chain(less).any(|w| w == form)))
+            .then_some((form, degree))
+    }
+    let sense = |text, at| sense_of(text, at, kin());
+    let opposed = |a: &str, b: &str| {
+        opposite_senses(a, b)
+            || (more.iter().any(|w| w == a) && less.iter().any(|w| w == b))
+            || (less.iter().any(|w| w == a) && more.iter().any(|w| w == b))
+    };
+    // A comparative with "than" after it sets two things side by side, and which is which
+    // is [`reversed`]'s to read: "40 metres taller than Gallow Rigg's" and "40 metres shorter
+    // than those at Carn Hollow" agree.
+    let compares = |text: &Analysis, at: usize| {
+        (at + 1..text.forms.len().min(at + 4)).any(|i| text.form(i) == Some("than"))
+    };
+    claim.quantities.iter().find_map(|q| {
+        let (word, degree) = sense(claim, q.span.end).filter(|_| !compares(claim, q.span.end))?;
+        sentence
+            .quantities
+            .iter()
+            .filter(|p| compare::same(q, p))
+            .filter(|p| !compares(sentence, p.span.end))
+            .filter_map(|p| sense(sentence, p.span.end))
+            .any(|(theirs, their_degree)| their_degree == -degree && opposed(word, theirs))
+            .then(|| word.to_string())
+    })
+}
+
 /// Where "than" first stands in `text`.
 fn than_at(text: &Analysis) -> Option<usize> {
     text.forms.iter().position(|f| f.as_deref() == Some("than"))

@@ -14,6 +14,7 @@ use super::lex::{fold, forms_of, is_stopword};
 use super::lexicon::{self, Bound, Dimension};
 use super::numbers::{self, tally_pairs, Measure, Quantity};
 use super::opposite;
+use super::pairing;
 use super::placing;
 use super::prospect;
 use super::swap;
@@ -902,6 +903,7 @@ pub fn align(
             .filter(|(c, s)| !numbered_kind_of(s, c))
             .or_else(|| rank::extreme_held_by_another(claim, sentence))
             .or_else(|| attribution::misattributed(claim, sentence))
+            .or_else(|| pairing::traded(claim, sentence))
         {
             rest_coverage = rest(Some(c));
             entity_conflict = Some((c, s));
@@ -3665,6 +3667,17 @@ mod tests {
             "The team has ruled out that any of the clouds are tidal debris.",
         );
         assert!(a.polarity_differs(), "{}", a.describe());
+    }
+
+    #[test]
+    fn two_parties_traded_between_clauses_conflict_in_the_alignment() {
+        let a = aligned(
+            "Ketterley Land conceded the flood-risk ground before the hearing, while the \
+             Secretary of State contested it to the end.",
+            "The Secretary of State conceded this ground before the hearing; Ketterley Land \
+             contested it to the end.",
+        );
+        assert!(a.entity_conflict.is_some(), "{}", a.describe());
     }
 
     #[test]

@@ -41,6 +41,7 @@ mod lex;
 mod lexicon;
 mod numbers;
 mod opposite;
+mod pairing;
 mod place;
 mod placing;
 mod prospect;

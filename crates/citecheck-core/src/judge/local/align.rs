@@ -17,6 +17,7 @@ use super::opposite;
 use super::pairing;
 use super::placing;
 use super::prospect;
+use super::sequence;
 use super::swap;
 use super::{comparison, rank, roles};
 
@@ -673,6 +674,7 @@ pub fn align(
         .or_else(|| comparison::reversed(claim, sentence))
         .or_else(|| comparison::reversed_attribute(claim, sentence))
         .or_else(|| comparison::reversed_after_figure(claim, sentence))
+        .or_else(|| sequence::reversed(claim, sentence))
         .or_else(|| comparison::against_superlative(claim, sentence))
         .or_else(|| figures.and_then(|(word, agrees)| (!agrees).then_some(word)))
         .or_else(|| rank::outranked(claim, sentence))
@@ -3678,6 +3680,16 @@ mod tests {
              contested it to the end.",
         );
         assert!(a.entity_conflict.is_some(), "{}", a.describe());
+    }
+
+    #[test]
+    fn two_events_ordered_the_other_way_flip_the_claim() {
+        let a = aligned(
+            "The shared banking hubs will only open once the branches in their towns have \
+             closed.",
+            "The hubs will open before the branches in their towns close, the bank said.",
+        );
+        assert!(a.reversed.is_some(), "{}", a.describe());
     }
 
     #[test]

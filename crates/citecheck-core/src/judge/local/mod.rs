@@ -48,6 +48,7 @@ mod prospect;
 mod rank;
 mod roles;
 mod segment;
+mod sequence;
 mod soft;
 mod swap;
 mod vocabulary;

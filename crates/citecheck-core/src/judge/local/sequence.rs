@@ -1,0 +1,194 @@
+//! Which of two events comes first (pure): "the hubs will only open once the branches have
+//! closed" against "the hubs will open before the branches close"; "will wait for the study to
+//! report before it applies for a licence" against "plans to apply for a licence ... before
+//! the results of the study are published". Each text orders two events with a word of time
+//! between them; the events are told apart by the words on each side. The same events on the
+//! same sides with opposite words, or traded sides with the same word, flip the claim.
+
+use std::sync::OnceLock;
+
+use super::analyse::Analysis;
+use super::lex::forms_of;
+
+/// How many content words on each side of the word of time make up its events.
+const EVENT_WORDS: usize = 8;
+
+/// Which way a word of time orders the event before it against the one after it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Order {
+    /// "A before B": A comes first.
+    Before,
+    /// "A after B", "A once B": B comes first.
+    After,
+}
+
+/// The folded forms of the single words of time: before, after, once ("following" is as often
+/// "the following backup").
+fn words() -> &'static (Vec<String>, Vec<String>) {
+    static WORDS: OnceLock<(Vec<String>, Vec<String>)> = OnceLock::new();
+    WORDS.get_or_init(|| (forms_of(&["before"]), forms_of(&["after", "once"])))
+}
+
+/// The folded forms of the nouns of time that measure a span before a word of time.
+fn time_nouns() -> &'static [String] {
+    static NOUNS: OnceLock<Vec<String>> = OnceLock::new();
+    NOUNS.get_or_init(|| {
+        forms_of(&[
+            "day", "days", "week", "weeks", "month", "months", "year", "years", "night", "hour",
+            "hours", "decade", "decades", "minutes",
+        ])
+    })
+}
+
+/// The first word of time in `text` that orders two events, with where it stands and how far
+/// it reaches (two words for "ahead of", "prior to"). A date right after it ("before 2010",
+/// "after March") bounds one event in time; it orders none.
+fn order_word(text: &Analysis) -> Option<(usize, usize, Order)> {
+    let (before, after) = words();
+    (1..text.forms.len()).find_map(|i| {
+        let form = text.form(i)?;
+        let next = text.form(i + 1);
+        let (order, width) = if before.iter().any(|w| w == form) {
+            (Order::Before, 1)
+        } else if after.iter().any(|w| w == form) {
+            (Order::After, 1)
+        } else if matches!((form, next), ("ahead", Some("of")) | ("prior", Some("to"))) {
+            (Order::Before, 2)
+        } else {
+            return None;
+        };
+        let dated = text
+            .quantities
+            .iter()
+            .any(|q| q.span.start == i + width || q.span.start == i + width + 1);
+        // "four days before the eruption", "the week before the fire": a span measured from
+        // the event, which the figures' reading weighs.
+        let offset = text.quantities.iter().any(|q| q.span.end == i)
+            || text
+                .form(i - 1)
+                .is_some_and(|f| time_nouns().iter().any(|t| t == f));
+        // An adverb orders nothing: "succeeded once before;", "had been made before."
+        static ONCE: OnceLock<Vec<String>> = OnceLock::new();
+        let once = ONCE.get_or_init(|| forms_of(&["once"]));
+        let adverb = text.form(i + width).is_none()
+            || (once.iter().any(|w| w == form)
+                && next.is_some_and(|n| {
+                    before.iter().any(|w| w == n) || matches!(n, "again" | "more" | "a" | "an")
+                }));
+        (!dated && !offset && !adverb).then_some((i, width, order))
+    })
+}
+
+/// The content words on each side of the word of time at `at`.
+fn sides(text: &Analysis, at: usize, width: usize) -> (Vec<&str>, Vec<&str>) {
+    let content = |i: usize| text.form(i).filter(|f| text.is_content(f));
+    let before: Vec<&str> = (0..at)
+        .rev()
+        .filter_map(content)
+        .take(EVENT_WORDS)
+        .collect();
+    let after: Vec<&str> = (at + width..text.forms.len())
+        .filter_map(content)
+        .take(EVENT_WORDS)
+        .collect();
+    (before, after)
+}
+
+/// The claim's word of time, when the sentence orders the same two events the other way.
+pub fn reversed(claim: &Analysis, sentence: &Analysis) -> Option<String> {
+    let (at, width, ours) = order_word(claim)?;
+    let (at_s, width_s, theirs) = order_word(sentence)?;
+    let (first, second) = sides(claim, at, width);
+    let (their_first, their_second) = sides(sentence, at_s, width_s);
+    let shared = |a: &[&str], b: &[&str]| a.iter().filter(|w| b.contains(w)).count();
+    let (a, b) = (shared(&first, &their_first), shared(&second, &their_second));
+    let (c, d) = (shared(&first, &their_second), shared(&second, &their_first));
+    let straight = a >= 1 && b >= 1 && a + b >= 3;
+    let crossed = c >= 1 && d >= 1 && c + d >= 3;
+    // The events must sit one way only: words of both on both sides tell nothing.
+    let flipped = if ours == theirs {
+        crossed && a + b <= 1
+    } else {
+        straight && c + d <= 1
+    };
+    flipped.then(|| claim.form(at).unwrap_or_default().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn flip(claim: &str, sentence: &str) -> Option<String> {
+        reversed(&Analysis::new(claim), &Analysis::new(sentence))
+    }
+
+    #[test]
+    fn opposite_words_of_time_between_the_same_events_flip() {
+        let claim = "The shared banking hubs will only open once the branches in their towns \
+                     have closed.";
+        assert!(flip(
+            claim,
+            "The hubs will open before the branches in their towns close, the bank said."
+        )
+        .is_some());
+        assert_eq!(
+            flip(
+                claim,
+                "The hubs will open after the branches in their towns close, the bank said."
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn traded_events_around_one_word_of_time_flip() {
+        let claim = "Brightmoor will wait for the extension study to report before it applies \
+                     for a licence.";
+        assert!(flip(
+            claim,
+            "Brightmoor plans to apply for a licence in 2028, before the results of the \
+             extension study are reported."
+        )
+        .is_some());
+        assert_eq!(
+            flip(
+                claim,
+                "Brightmoor will wait for the extension study to report, and only then apply \
+                 for a licence, before the end of 2028."
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn a_span_before_the_word_or_an_adverb_orders_no_events() {
+        assert_eq!(
+            flip(
+                "The inhabitants had been evacuated four days before the eruption, once the \
+                 observatory moved to an orange alert.",
+                "They had left their homes four days earlier, after the observatory raised its \
+                 alert to orange."
+            ),
+            None
+        );
+        assert_eq!(
+            flip(
+                "Bonaparte had it exhibited to recall that such an invasion had succeeded once \
+                 before.",
+                "Napoleon had it exhibited as a reminder that the invasion had been made before."
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn a_date_after_the_word_orders_no_events() {
+        assert_eq!(
+            flip(
+                "The new bridge over the river opened before 1990.",
+                "The new bridge over the river opened after 1990."
+            ),
+            None
+        );
+    }
+}

@@ -164,18 +164,21 @@ mod tests {
     fn a_span_before_the_word_or_an_adverb_orders_no_events() {
         assert_eq!(
             flip(
-                "The inhabitants had been evacuated four days before the eruption, once the \
-                 observatory moved to an orange alert.",
-                "They had left their homes four days earlier, after the observatory raised its \
-                 alert to orange."
+                "The roughly 2,400 inhabitants of Brekka and the surrounding farms had been \
+                 evacuated four days before the eruption, once the observatory moved to an \
+                 orange alert.",
+                "They had left their homes in the fishing town of Brekka and the farms around \
+                 it four days earlier, after the Sorne Volcano Observatory raised its alert to \
+                 orange."
             ),
             None
         );
         assert_eq!(
             flip(
-                "Bonaparte had it exhibited to recall that such an invasion had succeeded once \
-                 before.",
-                "Napoleon had it exhibited as a reminder that the invasion had been made before."
+                "In 1803 Bonaparte had it exhibited in Paris to recall that such an invasion \
+                 had succeeded once before; it went home to Bayeux a year later.",
+                "In 1803 Napoleon had it brought to Paris and exhibited as a reminder that the \
+                 crossing had been made before; it went back to Bayeux in 1804."
             ),
             None
         );

@@ -1653,22 +1653,32 @@ fn whole_of_two(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
 }
 
 /// Whether the claim's amount for each one ("averages a little over £7,000 per firm", "£7,000
-/// each") is one of the sentence's amounts of its measure shared out over one of its counts
-/// ("paid £410,000 in compensation to 57 businesses"). A word of averaging or of each must
-/// stand by the claim's figure.
+/// each", "£90 a night") is one of the sentence's amounts of its measure shared out over one
+/// of its counts ("paid £410,000 in compensation to 57 businesses", "£640 for the seven
+/// nights"). A word of averaging or of each must stand by the claim's figure, or a rate whose
+/// noun the sentence counts.
 fn mean_of_two(claim: &Analysis, q: &Quantity, sentence: &Analysis) -> bool {
     if !amount(q) || !matches!(q.measure, Measure::Unit(_)) {
         return false;
     }
     let each = (q.span.start.saturating_sub(3)..q.span.end + 3)
         .any(|i| matches!(claim.form(i), Some("averag" | "per" | "each" | "apiec")));
-    if !each {
+    // "a little over £90 a night": the rate's noun, which must be what the sentence counts
+    // ("£640 for the seven nights").
+    let per = matches!(claim.form(q.span.end), Some("a" | "an" | "per"))
+        .then(|| claim.form(q.span.end + 1))
+        .flatten();
+    if !each && per.is_none() {
         return false;
     }
     let counts: Vec<&Quantity> = sentence
         .quantities
         .iter()
-        .filter(|c| matches!(c.measure, Measure::Noun(_) | Measure::Bare))
+        .filter(|c| match (&c.measure, per) {
+            (measure, _) if each => matches!(measure, Measure::Noun(_) | Measure::Bare),
+            (Measure::Noun(noun), Some(per)) => noun == per,
+            _ => false,
+        })
         .filter(|c| amount(c) && c.value >= 2.0 && c.value.fract() == 0.0)
         .collect();
     let slack = own_slack(q);
@@ -3608,6 +3618,12 @@ mod tests {
             "Compensation paid so far to businesses on the route averages a little over £7,000 \
              per firm.",
             page,
+        );
+        assert!(!a.number_conflict(), "{}", a.describe());
+        // A rate whose noun the sentence counts ("£640 for the seven nights").
+        let a = aligned(
+            "Their cottage in Porthkell worked out at a little over £90 a night.",
+            "We rented a cottage in Porthkell for £640 for the seven nights.",
         );
         assert!(!a.number_conflict(), "{}", a.describe());
         // An average the division does not give still conflicts.

@@ -1084,7 +1084,23 @@ fn affirms(lower: &[String], cue: &Cue) -> bool {
         }
         _ => false,
     };
-    if pronoun && excepts {
+    // The exception may stand elsewhere in the sentence: fronted ("Apart from the pilot,
+    // nobody survived") or after the act ("No one survived except the pilot"), as long as no
+    // sentence end comes between.
+    let marker_at = |k: usize| match word(k) {
+        "except" | "besides" => true,
+        "apart" | "aside" => word(k + 1) == "from",
+        _ => false,
+    };
+    let sentence_end = |k: usize| matches!(word(k), "." | "!" | "?" | ";");
+    let fronted = (0..at)
+        .rev()
+        .take_while(|&k| !sentence_end(k))
+        .any(marker_at);
+    let trailing = (at + 1..lower.len())
+        .take_while(|&k| !sentence_end(k))
+        .any(marker_at);
+    if pronoun && (excepts || fronted || trailing) {
         return true;
     }
     // Only a determiner's "no" ("no woman", "nobody", "no one") makes a uniqueness: "did not

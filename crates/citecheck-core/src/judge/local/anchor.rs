@@ -649,8 +649,16 @@ fn described_at_rival(
     if equal.is_empty() {
         return false;
     }
+    // The rival shares a clause with an equal value ("47% above the closing price ... and 62%
+    // above its average price"): across clauses ("it now stands 330 metres high; when
+    // completed in 1889 it was 312 metres") each value has its own subject or time.
+    let with_equal = |r: &Quantity| {
+        own.iter()
+            .filter(|p| compare::same(q, p))
+            .any(|p| sentence.clauses.of(p.at) == sentence.clauses.of(r.at))
+    };
     own.iter()
-        .filter(|r| r.measure == q.measure && is_rival(r))
+        .filter(|r| r.measure == q.measure && with_equal(r) && is_rival(r))
         .any(|r| {
             let at_rival = words_near(r);
             equal.iter().all(|at_equal| {

@@ -221,7 +221,17 @@ pub fn figures_elsewhere(text: &Analysis, other: &Analysis, at: usize) -> bool {
             }
         }
     }
+    // The denied clause gives figures of its own (the revenue forecast's "£560 million to £590
+    // million") and a subject of its own: one that only sets the scene ("Tickets cost between
+    // £12 and £15, but they are not refundable") goes on about the claim's thing.
+    let own_figures = text.quantities.iter().any(|q| {
+        q.measure != Measure::Year
+            && clauses.of(q.at) == Some(own)
+            && !other.quantities.iter().any(|p| compare::same(p, q))
+    });
     held[own] == 0
+        && own_figures
+        && clauses.subject_of(own).is_some()
         && (0..clauses.count()).any(|c| c != own && held[c] >= 2 && clauses.same_sentence(own, c))
 }
 

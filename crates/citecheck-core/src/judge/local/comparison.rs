@@ -97,14 +97,22 @@ pub fn reversed_after_figure(claim: &Analysis, sentence: &Analysis) -> Option<St
     };
     claim.quantities.iter().find_map(|q| {
         let (word, degree) = sense(claim, q.span.end).filter(|_| !compares(claim, q.span.end))?;
-        sentence
+        let senses: Vec<(&str, i8)> = sentence
             .quantities
             .iter()
             .filter(|p| compare::same(q, p))
             .filter(|p| !compares(sentence, p.span.end))
             .filter_map(|p| sense(sentence, p.span.end))
-            .any(|(theirs, their_degree)| their_degree == -degree && opposed(word, theirs))
-            .then(|| word.to_string())
+            .collect();
+        // A sentence that also gives the claim's way ("closed 0.5% higher, while the Dax
+        // ended 0.5% lower") speaks of two things, one of them the claim's.
+        let said_alike = senses
+            .iter()
+            .any(|&(theirs, d)| d == degree && theirs == word);
+        let opposite = senses
+            .iter()
+            .any(|&(theirs, d)| d == -degree && opposed(word, theirs));
+        (opposite && !said_alike).then(|| word.to_string())
     })
 }
 

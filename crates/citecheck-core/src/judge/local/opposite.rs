@@ -79,17 +79,6 @@ pub fn reversed(claim: &Analysis, sentence: &Analysis, bound: Option<usize>) -> 
         for &(k, first) in sides_of(form) {
             let (a, b) = &table()[k];
             let (same, other) = if first { (a, b) } else { (b, a) };
-            // Both texts name both ends ("shut from April until the new crossing opens"
-            // against "will close in April and ... is due to open"): each pole has its own
-            // place in each, and one text's opening is the other's opening, not a flip of its
-            // closing.
-            let names_both = |t: &Analysis| {
-                a.iter().any(|w| t.vocabulary.contains(w))
-                    && b.iter().any(|w| t.vocabulary.contains(w))
-            };
-            if names_both(claim) && names_both(sentence) {
-                continue;
-            }
             // A pair of converses (one buys what another sells) flips only with the same
             // doer before both words: "Amsel bought the landscape" and "the landscape sold for
             // $18 million" tell one sale.

@@ -6,8 +6,12 @@
 //! claim's clauses is matched, by its own words, to the sentence's clause that says most of
 //! them; the trade is when each lands in a clause led by the other party's name.
 
+use std::sync::OnceLock;
+
 use super::analyse::{Analysis, Entity};
 use super::clause::PREPOSITIONS;
+use super::lex::forms_of;
+use super::lexicon;
 use super::roles;
 
 /// How far into its clause a name may start and still lead it ("while her brother Silas
@@ -21,13 +25,21 @@ pub fn traded<'a>(claim: &'a Analysis, sentence: &'a Analysis) -> Option<(&'a En
     if claim.clauses.count() < 2 || sentence.clauses.count() < 2 {
         return None;
     }
-    let ours: Vec<(&Entity, Vec<&str>)> = (0..claim.clauses.count())
+    let ours: Vec<(usize, &Entity, Vec<&str>)> = (0..claim.clauses.count())
         .filter_map(|c| {
             let name = leader(claim, c)?;
             let words = own_words(claim, c);
-            (words.len() >= 2).then_some((name, words))
+            (words.len() >= 2).then_some((c, name, words))
         })
         .collect();
+    // A clause that names the other party acts on it ("Apple sued Samsung ..., and Samsung
+    // countersued Apple"): each party is in both clauses, and no trade can be read.
+    let names_in = |c: usize, e: &Entity| {
+        claim
+            .entities
+            .iter()
+            .any(|n| claim.clauses.of(n.span.start) == Some(c) && roles::same(n, e))
+    };
     let leaders: Vec<Option<&Entity>> = leaders(sentence);
     let said_in = |words: &[&str]| -> Option<usize> {
         let counts: Vec<usize> = (0..sentence.clauses.count())
@@ -39,9 +51,9 @@ pub fn traded<'a>(claim: &'a Analysis, sentence: &'a Analysis) -> Option<(&'a En
             .then(|| counts.iter().position(|&n| n == best))
             .flatten()
     };
-    for (i, (a, words_a)) in ours.iter().enumerate() {
-        for (b, words_b) in &ours[i + 1..] {
-            if roles::same(a, b) {
+    for (i, (ca, a, words_a)) in ours.iter().enumerate() {
+        for (cb, b, words_b) in &ours[i + 1..] {
+            if roles::same(a, b) || names_in(*ca, b) || names_in(*cb, a) {
                 continue;
             }
             let (Some(ka), Some(kb)) = (said_in(words_a), said_in(words_b)) else {
@@ -81,19 +93,53 @@ fn leader(text: &Analysis, c: usize) -> Option<&Entity> {
 
 /// Each clause's leading name; a clause without one that opens on a pronoun ("and he ran the
 /// mill floor") goes on about the name before it.
+/// A name that says something ("McCartney said Lennon wrote the lyrics") reports another's
+/// act and leads nothing; nor does a pronoun go on about the name before when that clause
+/// names two ("Mills hired Okafor, and she led the team": either may be "she").
 fn leaders(text: &Analysis) -> Vec<Option<&Entity>> {
+    let saying = |e: &Entity| {
+        text.form(e.span.end)
+            .is_some_and(|f| lexicon::SAYING_VERBS.contains(&f) || says().iter().any(|s| s == f))
+    };
+    let names_in = |c: usize| {
+        text.entities
+            .iter()
+            .filter(|e| text.clauses.of(e.span.start) == Some(c))
+            .count()
+    };
     let mut out: Vec<Option<&Entity>> = Vec::with_capacity(text.clauses.count());
     for c in 0..text.clauses.count() {
-        let led = leader(text, c).or_else(|| {
-            text.clauses
-                .subject_of(c)
-                .is_none()
+        let led = leader(text, c).filter(|e| !saying(e)).or_else(|| {
+            (text.clauses.subject_of(c).is_none() && c > 0 && names_in(c - 1) < 2)
                 .then(|| out.last().copied().flatten())
                 .flatten()
         });
         out.push(led);
     }
     out
+}
+
+/// The folded forms of verbs of saying and crediting that report another's act.
+fn says() -> &'static [String] {
+    static WORDS: OnceLock<Vec<String>> = OnceLock::new();
+    WORDS.get_or_init(|| {
+        forms_of(&[
+            "said",
+            "says",
+            "told",
+            "confirmed",
+            "credits",
+            "credited",
+            "claimed",
+            "claims",
+            "insisted",
+            "believes",
+            "recalled",
+            "added",
+            "noted",
+            "argued",
+        ])
+    })
 }
 
 /// The content words of clause `c` outside its names.

@@ -29,6 +29,47 @@ fn words() -> &'static (Vec<String>, Vec<String>) {
     WORDS.get_or_init(|| (forms_of(&["before"]), forms_of(&["after", "once"])))
 }
 
+/// The folded forms of seasons and holidays, which date an event as a year does.
+fn seasons() -> &'static [String] {
+    static WORDS: OnceLock<Vec<String>> = OnceLock::new();
+    WORDS.get_or_init(|| {
+        forms_of(&[
+            "summer",
+            "winter",
+            "spring",
+            "autumn",
+            "christmas",
+            "easter",
+            "holidays",
+            "weekend",
+            "break",
+            "season",
+        ])
+    })
+}
+
+/// The folded forms of verbs after which "before" names a body one stands in front of
+/// ("appeared before the committee", "gave evidence before the inquiry").
+fn bodies() -> &'static [String] {
+    static WORDS: OnceLock<Vec<String>> = OnceLock::new();
+    WORDS.get_or_init(|| {
+        forms_of(&[
+            "appeared",
+            "appear",
+            "testified",
+            "testify",
+            "evidence",
+            "came",
+            "come",
+            "brought",
+            "bring",
+            "stood",
+            "went",
+            "go",
+        ])
+    })
+}
+
 /// The folded forms of the nouns of time that measure a span before a word of time.
 fn time_nouns() -> &'static [String] {
     static NOUNS: OnceLock<Vec<String>> = OnceLock::new();
@@ -57,16 +98,40 @@ fn order_word(text: &Analysis) -> Option<(usize, usize, Order)> {
         } else {
             return None;
         };
+        // A season or a holiday is a date too ("after the summer").
         let dated = text
             .quantities
             .iter()
-            .any(|q| q.span.start == i + width || q.span.start == i + width + 1);
+            .any(|q| q.span.start == i + width || q.span.start == i + width + 1)
+            || [i + width, i + width + 1].iter().any(|&k| {
+                text.form(k)
+                    .is_some_and(|f| seasons().iter().any(|t| t == f))
+            });
         // "four days before the eruption", "the week before the fire": a span measured from
         // the event, which the figures' reading weighs.
         let offset = text.quantities.iter().any(|q| q.span.end == i)
             || text
                 .form(i - 1)
                 .is_some_and(|f| time_nouns().iter().any(|t| t == f));
+        // A phrase set off by commas ("Harwood's mill, once the town's largest employer,";
+        // "In the Senate, shortly before the vote, Reyes resigned") orders nothing the claim's
+        // way; nor does "before" a body ("appeared before the committee").
+        let previous = (0..i).rev().find(|&p| {
+            !matches!(
+                text.form(p),
+                Some("short" | "shortly" | "just" | "soon" | "long" | "well")
+            )
+        });
+        let closed = (i + 1..(i + 7).min(text.forms.len())).any(|k| text.form(k).is_none())
+            && text.breaks.iter().skip(i + 1).take(6).any(Option::is_some);
+        let set_off = previous.is_none_or(|p| text.form(p).is_none()) && closed;
+        let before_a_body = order == Order::Before
+            && previous
+                .and_then(|p| text.form(p))
+                .is_some_and(|f| bodies().iter().any(|b| b == f));
+        if set_off || before_a_body {
+            return None;
+        }
         // An adverb orders nothing: "succeeded once before;", "had been made before."
         static ONCE: OnceLock<Vec<String>> = OnceLock::new();
         let once = ONCE.get_or_init(|| forms_of(&["once"]));

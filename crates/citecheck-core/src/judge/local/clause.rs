@@ -236,7 +236,7 @@ pub fn figures_elsewhere(text: &Analysis, other: &Analysis, at: usize) -> bool {
 }
 
 /// Whether clause `c` of `text` holds the word `form`.
-fn holds(text: &Analysis, c: usize, form: &str) -> bool {
+pub(super) fn holds(text: &Analysis, c: usize, form: &str) -> bool {
     text.forms
         .iter()
         .enumerate()

@@ -9,7 +9,7 @@
 use std::sync::OnceLock;
 
 use super::analyse::{Analysis, Entity};
-use super::clause::PREPOSITIONS;
+use super::clause::{holds, PREPOSITIONS};
 use super::lex::forms_of;
 use super::lexicon;
 use super::roles;
@@ -159,14 +159,6 @@ fn own_words(text: &Analysis, c: usize) -> Vec<&str> {
         }
     }
     words
-}
-
-/// Whether clause `c` of `text` holds the word `form`.
-fn holds(text: &Analysis, c: usize, form: &str) -> bool {
-    text.forms
-        .iter()
-        .enumerate()
-        .any(|(i, f)| f.as_deref() == Some(form) && text.clauses.of(i) == Some(c))
 }
 
 #[cfg(test)]

@@ -581,11 +581,6 @@ fn described_at_rival(
     counted: &[String],
     is_rival: impl Fn(&Quantity) -> bool,
 ) -> bool {
-    let describing = |form: &&str| {
-        !counted.iter().any(|c| c == form)
-            && !lexicon::MONTHS.contains(form)
-            && !lexicon::WEEKDAYS.contains(form)
-    };
     // Dates and bare figures say too little of themselves to tell whose they are.
     if matches!(
         q.measure,
@@ -593,15 +588,23 @@ fn described_at_rival(
     ) {
         return false;
     }
-    // Within the figure's own clause: "38 metres high and 320 metres long, whereas Scarrow
-    // Dam is 27 metres high" puts "Scarrow" near 320 only across the clause's end.
-    let in_clause = |p: &Quantity, i: usize| sentence.clauses.of(i) == sentence.clauses.of(p.at);
-    let claim_years: Vec<f64> = claim
-        .quantities
+    let equal: Vec<&Quantity> = own.iter().filter(|p| compare::same(q, p)).collect();
+    // The rival shares a clause with an equal value ("47% above the closing price ... and 62%
+    // above its average price"): across clauses ("it now stands 330 metres high; when
+    // completed in 1889 it was 312 metres") each value has its own subject or time.
+    let with_equal = |r: &Quantity| {
+        equal
+            .iter()
+            .any(|p| sentence.clauses.of(p.at) == sentence.clauses.of(r.at))
+    };
+    // The cheap tests first: this runs for every figure of every sentence weighed.
+    let rivals: Vec<&Quantity> = own
         .iter()
-        .filter(|y| y.measure == Measure::Year && close(&y.span, &q.span))
-        .map(|y| y.value)
+        .filter(|r| r.measure == q.measure && with_equal(r) && is_rival(r))
         .collect();
+    if rivals.is_empty() {
+        return false;
+    }
     // The claim's words around its figure, in its clause: what the figure is of. Words
     // further off describe the claim's other figures ("..., the final full year of tolling").
     let describing_words: Vec<&str> = claim
@@ -613,8 +616,20 @@ fn described_at_rival(
                 && claim.clauses.of(*at) == claim.clauses.of(q.at)
         })
         .map(|(form, _)| form.as_str())
-        .filter(describing)
+        .filter(|form| {
+            !counted.iter().any(|c| c == form)
+                && !lexicon::MONTHS.contains(form)
+                && !lexicon::WEEKDAYS.contains(form)
+        })
         .collect();
+    let claim_years: Vec<f64> = claim
+        .quantities
+        .iter()
+        .filter(|y| y.measure == Measure::Year && close(&y.span, &q.span))
+        .map(|y| y.value)
+        .collect();
+    // Within the figure's own clause: "38 metres high and 320 metres long, whereas Scarrow
+    // Dam is 27 metres high" puts "Scarrow" near 320 only across the clause's end.
     let words_near = |p: &Quantity| -> Vec<String> {
         let mut words: Vec<String> = describing_words
             .iter()
@@ -624,7 +639,7 @@ fn described_at_rival(
                     f.as_deref() == Some(*form)
                         && i + NUMBER_REACH >= p.span.start
                         && i < p.span.end + NUMBER_REACH
-                        && in_clause(p, i)
+                        && sentence.clauses.of(i) == sentence.clauses.of(p.at)
                 })
             })
             .map(str::to_string)
@@ -641,31 +656,14 @@ fn described_at_rival(
         );
         words
     };
-    let equal: Vec<Vec<String>> = own
-        .iter()
-        .filter(|p| compare::same(q, p))
-        .map(words_near)
-        .collect();
-    if equal.is_empty() {
-        return false;
-    }
-    // The rival shares a clause with an equal value ("47% above the closing price ... and 62%
-    // above its average price"): across clauses ("it now stands 330 metres high; when
-    // completed in 1889 it was 312 metres") each value has its own subject or time.
-    let with_equal = |r: &Quantity| {
-        own.iter()
-            .filter(|p| compare::same(q, p))
-            .any(|p| sentence.clauses.of(p.at) == sentence.clauses.of(r.at))
-    };
-    own.iter()
-        .filter(|r| r.measure == q.measure && with_equal(r) && is_rival(r))
-        .any(|r| {
-            let at_rival = words_near(r);
-            equal.iter().all(|at_equal| {
-                at_equal.iter().all(|w| at_rival.contains(w))
-                    && at_rival.iter().filter(|w| !at_equal.contains(w)).count() >= 2
-            })
+    let at_equal: Vec<Vec<String>> = equal.iter().map(|p| words_near(p)).collect();
+    rivals.into_iter().any(|r| {
+        let at_rival = words_near(r);
+        at_equal.iter().all(|at_equal| {
+            at_equal.iter().all(|w| at_rival.contains(w))
+                && at_rival.iter().filter(|w| !at_equal.contains(w)).count() >= 2
         })
+    })
 }
 
 /// Whether `sentence` gives the claim's value `q` with one of the claim's words close by, not

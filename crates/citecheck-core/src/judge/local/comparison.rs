@@ -72,18 +72,6 @@ fn opposite_senses(a: &str, b: &str) -> bool {
 /// it, which way, as "rose 9%" and "fell 9%" do. Both words must be comparatives as written.
 pub fn reversed_after_figure(claim: &Analysis, sentence: &Analysis) -> Option<String> {
     let (more, less) = kin();
-    fn sense_of<'t>(
-        text: &'t Analysis,
-        at: usize,
-        kin: &(Vec<String>, Vec<String>),
-    ) -> Option<(&'t str, i8)> {
-        let form = text.form(at)?;
-        let degree = text.degree.get(at).copied().unwrap_or(0);
-        let (more, less) = kin;
-        (degree != 0 && (is_scale(form) || more.iter().chain(less).any(|w| w == form)))
-            .then_some((form, degree))
-    }
-    let sense = |text, at| sense_of(text, at, kin());
     let opposed = |a: &str, b: &str| {
         opposite_senses(a, b)
             || (more.iter().any(|w| w == a) && less.iter().any(|w| w == b))
@@ -96,13 +84,14 @@ pub fn reversed_after_figure(claim: &Analysis, sentence: &Analysis) -> Option<St
         (at + 1..text.forms.len().min(at + 4)).any(|i| text.form(i) == Some("than"))
     };
     claim.quantities.iter().find_map(|q| {
-        let (word, degree) = sense(claim, q.span.end).filter(|_| !compares(claim, q.span.end))?;
+        let (word, degree) =
+            comparative_at(claim, q.span.end).filter(|_| !compares(claim, q.span.end))?;
         let senses: Vec<(&str, i8)> = sentence
             .quantities
             .iter()
             .filter(|p| compare::same(q, p))
             .filter(|p| !compares(sentence, p.span.end))
-            .filter_map(|p| sense(sentence, p.span.end))
+            .filter_map(|p| comparative_at(sentence, p.span.end))
             .collect();
         // A sentence that also gives the claim's way ("closed 0.5% higher, while the Dax
         // ended 0.5% lower") speaks of two things, one of them the claim's.
@@ -114,6 +103,14 @@ pub fn reversed_after_figure(claim: &Analysis, sentence: &Analysis) -> Option<St
             .any(|&(theirs, d)| d == -degree && opposed(word, theirs));
         (opposite && !said_alike).then(|| word.to_string())
     })
+}
+
+/// The comparative as written at lexeme `at` ("faster", "more"; not "fast"), with its sense:
+/// +1 for the "more" side of its scale, -1 for the "less" side.
+fn comparative_at(text: &Analysis, at: usize) -> Option<(&str, i8)> {
+    let form = text.form(at)?;
+    let degree = text.degree.get(at).copied().unwrap_or(0);
+    (degree != 0 && (is_scale(form) || is_kin(form))).then_some((form, degree))
 }
 
 /// Where "than" first stands in `text`.

@@ -8,7 +8,7 @@
 use std::sync::OnceLock;
 
 use super::analyse::Analysis;
-use super::lex::forms_of;
+use super::lex::{forms_of, normalise};
 
 /// How many content words on each side of the word of time make up its events.
 const EVENT_WORDS: usize = 8;
@@ -27,6 +27,13 @@ enum Order {
 fn words() -> &'static (Vec<String>, Vec<String>) {
     static WORDS: OnceLock<(Vec<String>, Vec<String>)> = OnceLock::new();
     WORDS.get_or_init(|| (forms_of(&["before"]), forms_of(&["after", "once"])))
+}
+
+/// The folded form of "once", which is also an adverb ("once before", "once the town's largest
+/// employer").
+fn once() -> &'static str {
+    static ONCE: OnceLock<String> = OnceLock::new();
+    ONCE.get_or_init(|| normalise("once").form)
 }
 
 /// The folded forms of seasons and holidays, which date an event as a year does.
@@ -133,10 +140,8 @@ fn order_word(text: &Analysis) -> Option<(usize, usize, Order)> {
             return None;
         }
         // An adverb orders nothing: "succeeded once before;", "had been made before."
-        static ONCE: OnceLock<Vec<String>> = OnceLock::new();
-        let once = ONCE.get_or_init(|| forms_of(&["once"]));
         let adverb = text.form(i + width).is_none()
-            || (once.iter().any(|w| w == form)
+            || (form == once()
                 && next.is_some_and(|n| {
                     before.iter().any(|w| w == n) || matches!(n, "again" | "more" | "a" | "an")
                 }));
